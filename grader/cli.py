@@ -1,0 +1,202 @@
+"""The ``grade`` command: parse, call the library, render, exit. No grading logic lives here."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from . import __version__
+from .errors import ExitCode, GraderError
+from .resources import ROOT_ENV, Root, find_root
+
+DEFAULT_COMMAND = "check"
+
+
+class DefaultGroup(click.Group):
+    """``grade EX FILE`` means ``grade check EX FILE``; domain errors become one line each."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h", "--version"):
+            args = [DEFAULT_COMMAND, *args]
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except GraderError as exc:
+            click.echo(f"grade: error: {exc}", err=True)
+            ctx.exit(exc.exit_code)
+
+
+root_option = click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    envvar=ROOT_ENV,
+    help=f"Folder with exercises/ and cases/ (default: this checkout, else the bundled ones). "
+    f"Env: {ROOT_ENV}.",
+)
+
+
+def _root(root: Path | None) -> Root:
+    return find_root(root, environ={})
+
+
+@click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="grade")
+def cli() -> None:
+    """Grade a Python script against an exercise's cases.
+
+    \b
+      grade quantize my.py              grade my.py (same as: grade check quantize my.py)
+      grade quantize my.py --format json
+      grade list                        the exercises
+      grade show quantize               the statement and sample cases
+
+    Exit status: 0 all cases passed, 1 some case failed, 2 usage error,
+    3 broken exercise definition, 4 grader error.
+    """
+
+
+@cli.command()
+@click.argument("exercise")
+@click.argument("submission", type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["auto", "rich", "plain", "json"]),
+    default="auto",
+    show_default=True,
+    help="auto: rich on a terminal, plain when piped or NO_COLOR is set.",
+)
+@click.option(
+    "--cases",
+    "cases_dir",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Grade against this folder of NAME.in/NAME.out pairs instead (e.g. hidden cases).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Seconds per case, overriding the exercise's limit.",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    help="Cases run in parallel  [default: number of CPUs]",
+)
+@root_option
+def check(
+    exercise: str,
+    submission: Path,
+    fmt: str,
+    cases_dir: Path | None,
+    timeout: float | None,
+    jobs: int | None,
+    root: Path | None,
+) -> None:
+    """Grade SUBMISSION (a Python script) on EXERCISE's cases."""
+    from .grading import exercise_cases, grade
+    from .spec import load_exercise
+
+    spec = load_exercise(exercise, _root(root))
+    cases = exercise_cases(spec, cases_dir)
+    report = grade(spec, submission, cases=cases, timeout_s=timeout, jobs=jobs)
+    _emit(report, fmt)
+    sys.exit(report.exit_code)
+
+
+def _emit(report: Any, fmt: str) -> None:
+    if fmt == "auto":
+        terminal = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+        fmt = "rich" if terminal else "plain"
+    if fmt == "rich":
+        from rich.console import Console
+
+        from .render.text import render_text
+
+        Console(highlight=False, soft_wrap=True).print(render_text(report), end="")
+        return
+    from .render import renderer
+
+    click.echo(renderer(fmt)(report), nl=False)
+
+
+@cli.command("list")
+@root_option
+def list_exercises(root: Path | None) -> None:
+    """List the exercises with their titles."""
+    from .spec import exercise_names, load_exercise
+
+    where = _root(root)
+    names = exercise_names(where)
+    width = max((len(n) for n in names), default=0)
+    for name in names:
+        click.echo(f"{name:<{width}}  {load_exercise(name, where).title}")
+
+
+@cli.command()
+@click.argument("exercise")
+@root_option
+def show(exercise: str, root: Path | None) -> None:
+    """Print EXERCISE's statement and its sample cases."""
+    from .grading import exercise_cases
+    from .spec import Visibility, load_exercise
+
+    spec = load_exercise(exercise, _root(root))
+    click.echo(f"{spec.title} ({spec.name})\n")
+    click.echo(spec.statement.rstrip() + "\n")
+    for case in exercise_cases(spec):
+        if case.sample and case.visibility is Visibility.VISIBLE:
+            click.echo(f"Sample: {case.title} ({case.name})")
+            click.echo("  input:")
+            click.echo(_indent(case.input.decode("utf-8", errors="replace")))
+            click.echo("  output:")
+            click.echo(_indent(case.expected))
+
+
+def _indent(text: str) -> str:
+    return "\n".join(f"    {line}" for line in text.rstrip("\n").split("\n")) + "\n"
+
+
+@cli.command()
+@click.argument("exercise")
+@click.option(
+    "--check", "check_only", is_flag=True, help="Only report; exit 1 if any would change."
+)
+@root_option
+def regen(exercise: str, check_only: bool, root: Path | None) -> None:
+    """Recompute EXERCISE's expected outputs (.out files) from the reference solution."""
+    from .reference import stale_outputs
+    from .spec import load_exercise
+
+    spec = load_exercise(exercise, _root(root))
+    stale = stale_outputs(spec)
+    for item in stale:
+        if check_only:
+            diff = difflib.unified_diff(
+                (item.current or "").splitlines(keepends=True),
+                item.fresh.splitlines(keepends=True),
+                fromfile=str(item.path) if item.current is not None else "/dev/null",
+                tofile=f"{item.path} (reference)",
+            )
+            click.echo("".join(diff), nl=False)
+        else:
+            item.path.write_text(item.fresh, encoding="utf-8")
+            click.echo(f"wrote {item.path}")
+    if check_only and stale:
+        click.echo(
+            f"{len(stale)} expected output(s) are stale; run: grade regen {exercise}", err=True
+        )
+        sys.exit(ExitCode.FAILED)
+    if not stale:
+        click.echo(f"{exercise}: every expected output matches the reference", err=True)
+
+
+def main() -> None:
+    cli(prog_name="grade")

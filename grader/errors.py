@@ -1,0 +1,59 @@
+"""The grader's error family and the exit codes the CLI turns them into.
+
+The core raises these; only ``cli.py`` converts them into a one-line message and an exit code.
+A student's failing submission is not an error: it is a ``Report`` with exit code 1.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from pathlib import Path
+
+
+class ExitCode(IntEnum):
+    OK = 0
+    FAILED = 1  # the submission did not pass every case
+    USAGE = 2  # the caller asked for something that does not exist or cannot be read
+    BROKEN_EXERCISE = 3  # spec, cases or metadata are malformed
+    GRADER_ERROR = 4  # the grader, the reference or the machine is at fault
+
+
+class GraderError(Exception):
+    """Base of every error the CLI reports without a traceback."""
+
+    exit_code: ExitCode = ExitCode.GRADER_ERROR
+
+
+class UsageError(GraderError):
+    exit_code = ExitCode.USAGE
+
+
+class UnknownExercise(UsageError):
+    def __init__(self, name: str, known: tuple[str, ...]) -> None:
+        import difflib
+
+        self.name = name
+        self.known = known
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        listing = ", ".join(known) if known else "none"
+        super().__init__(f"unknown exercise '{name}'{hint} (known: {listing})")
+
+
+class SubmissionError(UsageError):
+    """The submission file is missing, unreadable or not a Python script."""
+
+
+class ExerciseError(GraderError):
+    """A broken exercise definition; the message names the file (and key) at fault."""
+
+    exit_code = ExitCode.BROKEN_EXERCISE
+
+    def __init__(self, path: Path | str, problem: str) -> None:
+        self.path = Path(path)
+        self.problem = problem
+        super().__init__(f"{path}: {problem}")
+
+
+class InternalError(GraderError):
+    """Something the student cannot have caused: a missing reference, a runner that cannot start."""

@@ -1,0 +1,55 @@
+"""Run an exercise's reference solution: the only source of expected outputs."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import ExerciseError, InternalError
+from .grading import Runner
+from .judge import decode, last_line
+from .sandbox import RunResult
+from .sandbox import run as sandbox_run
+from .spec import Exercise
+
+
+def reference_output(exercise: Exercise, data: bytes, *, runner: Runner = sandbox_run) -> str:
+    """What the reference prints for ``data``; ``InternalError`` if it does not end cleanly."""
+    if exercise.reference is None:
+        raise InternalError(
+            f"{exercise.name} has no reference solution here (reference/ is teacher material, "
+            "only in a checkout or a --root)"
+        )
+    run: RunResult = runner(
+        [sys.executable, str(exercise.reference)], stdin=data, limits=exercise.limits
+    )
+    if run.exit_code != 0 or run.limit_hit is not None:
+        why = run.limit_hit or f"exit code {run.exit_code}, signal {run.signal}"
+        raise InternalError(
+            f"reference {exercise.reference} failed ({why}): {last_line(decode(run.stderr))}"
+        )
+    return decode(run.stdout)
+
+
+@dataclass(frozen=True)
+class Stale:
+    """An expected output that differs from (or is missing beside) what the reference prints."""
+
+    path: Path  # the .out file
+    current: str | None  # None when the .out does not exist yet
+    fresh: str
+
+
+def stale_outputs(exercise: Exercise, *, runner: Runner = sandbox_run) -> tuple[Stale, ...]:
+    """Every ``.in`` of the exercise whose ``.out`` is missing or not what the reference prints."""
+    if not exercise.cases_dir.is_dir():
+        raise ExerciseError(exercise.cases_dir, "no such case folder")
+    found = []
+    for source in sorted(exercise.cases_dir.glob("*.in")):
+        out = source.with_suffix(".out")
+        current = out.read_text(encoding="utf-8") if out.is_file() else None
+        fresh = reference_output(exercise, source.read_bytes(), runner=runner)
+        if fresh != current:
+            found.append(Stale(out, current, fresh))
+    return tuple(found)

@@ -1,0 +1,28 @@
+"""Report renderers: pure functions ``Report -> str``, looked up by format name.
+
+Modules are imported on first use so that ``grade --help`` does not pay for rich.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from importlib import import_module
+from types import MappingProxyType
+
+from ..report import Report
+
+Renderer = Callable[[Report], str]
+
+# format name -> (module, function); "rich" is not here: it prints styled text, see cli.py
+FORMATS: Mapping[str, tuple[str, str]] = MappingProxyType(
+    {
+        "plain": ("text", "render_plain"),
+        "json": ("json", "render_json"),
+    }
+)
+
+
+def renderer(name: str) -> Renderer:
+    module, function = FORMATS[name]
+    found: Renderer = getattr(import_module(f".{module}", __name__), function)
+    return found

@@ -1,0 +1,153 @@
+"""The human report: one line per case, details under each failure, a summary line.
+
+``render_text`` builds a styled ``rich.text.Text``; the rich terminal format prints it with colour,
+and the plain format is the same text without styles, so a log shows exactly what a terminal shows.
+Student-controlled text goes through ``safe`` and into ``Text`` objects, never into markup.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.text import Text
+
+from ..compare import Comparison, Mismatch
+from ..report import CaseOutcome, Report, Verdict
+from ..spec import Visibility
+from .escape import safe, shorten
+
+INPUT_LINES = 6
+LINE_WIDTH = 100
+STDERR_LINES = 12
+_LABEL = 10  # width of the detail labels ("expected", "got", ...)
+
+_STYLE = {
+    Verdict.PASSED: "green",
+    Verdict.WRONG_ANSWER: "red",
+    Verdict.RUNTIME_ERROR: "red",
+    Verdict.TIMEOUT: "yellow",
+    Verdict.MEMORY_LIMIT: "yellow",
+    Verdict.OUTPUT_LIMIT: "yellow",
+    Verdict.GRADER_ERROR: "magenta",
+}
+
+
+def _mark(outcome: CaseOutcome) -> str:
+    if outcome.passed:
+        return "✓"
+    return "!" if outcome.verdict is Verdict.GRADER_ERROR else "✗"
+
+
+def render_text(report: Report) -> Text:
+    out = Text()
+    out.append(f"{report.exercise}", style="bold")
+    out.append(f" · {safe(report.submission)}\n\n")
+    title_width = min(48, max((len(safe(c.title)) for c in report.cases), default=10))
+    for outcome in report.cases:
+        style = _STYLE[outcome.verdict]
+        out.append(f" {_mark(outcome)} ", style=style)
+        out.append(shorten(safe(outcome.title), title_width).ljust(title_width))
+        out.append(f"  {outcome.verdict.value:<13}", style=style)
+        out.append(f" {outcome.time_s:6.2f} s\n", style="dim")
+        if not outcome.passed:
+            _details(out, outcome)
+    out.append("\n")
+    summary_style = "bold green" if report.passed == report.total else "bold red"
+    out.append(f"{report.passed}/{report.total} cases passed", style=summary_style)
+    out.append(
+        f", score {report.score:.2f} ({_num(report.points)}/{_num(report.max_points)} points)\n"
+    )
+    return out
+
+
+def render_plain(report: Report) -> str:
+    return render_text(report).plain
+
+
+def _num(value: float) -> str:
+    return f"{value:g}"
+
+
+def _row(out: Text, label: str, value: str | Text, style: str = "") -> None:
+    out.append(f"     {label:<{_LABEL}}", style="dim")
+    out.append(value if isinstance(value, Text) else Text(value, style=style))
+    out.append("\n")
+
+
+def _block(out: Text, label: str, text: str, max_lines: int, *, tail: bool = False) -> None:
+    lines = text.splitlines() or [""]
+    more = len(lines) - max_lines
+    shown = lines[-max_lines:] if tail else lines[:max_lines]
+    if more > 0 and tail:
+        _row(out, label, f"… ({more} earlier lines)", "dim")
+        label = ""
+    for line in shown:
+        _row(out, label, shorten(safe(line), LINE_WIDTH))
+        label = ""
+    if more > 0 and not tail:
+        _row(out, "", f"… ({more} more lines)", "dim")
+
+
+def _details(out: Text, outcome: CaseOutcome) -> None:
+    if outcome.title != outcome.name:
+        _row(out, "case", outcome.name, "dim")
+    if outcome.visibility is not Visibility.VISIBLE:
+        _row(out, "", "hidden case: no input or output is shown", "dim")
+        return
+    _row(out, "problem", safe(outcome.message), _STYLE[outcome.verdict])
+    if outcome.verdict is not Verdict.GRADER_ERROR:
+        _block(out, "input", outcome.input, INPUT_LINES)
+    if outcome.comparison is not None and not outcome.comparison.ok:
+        _diff(out, outcome.comparison)
+    if outcome.verdict is Verdict.RUNTIME_ERROR and outcome.stderr.strip():
+        _block(out, "stderr", outcome.stderr, STDERR_LINES, tail=True)
+    if outcome.hint:
+        _row(out, "hint", outcome.hint, "cyan")
+
+
+def _token_span(line: str, index: int) -> tuple[int, int] | None:
+    """Start and end, in the escaped line, of the ``index``-th (1-based) token of ``line``."""
+    for n, match in enumerate(re.finditer(r"\S+", line), start=1):
+        if n == index:
+            start = len(safe(line[: match.start()]))
+            return start, start + len(safe(match.group()))
+    return None
+
+
+def _window(line: str, span: tuple[int, int] | None) -> tuple[str, tuple[int, int] | None]:
+    """Cut a long escaped line to ``LINE_WIDTH`` around ``span``, shifting the span to match."""
+    text = safe(line)
+    if len(text) <= LINE_WIDTH:
+        return text, span
+    start = 0 if span is None else max(0, span[0] - LINE_WIDTH // 3)
+    end = start + LINE_WIDTH - 2
+    cut = ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+    if span is None:
+        return cut, None
+    shift = start - (1 if start else 0)
+    return cut, (span[0] - shift, min(span[1] - shift, len(cut)))
+
+
+def _shown_line(line: str, token: int | None, style: str) -> tuple[Text, tuple[int, int] | None]:
+    span = _token_span(line, token) if token else None
+    text, span = _window(line, span)
+    shown = Text(text)
+    if span is not None:
+        shown.stylize(f"bold {style}", *span)
+    return shown, span
+
+
+def _diff(out: Text, c: Comparison) -> None:
+    if c.kind in (Mismatch.MISSING_LINE, Mismatch.EXTRA_LINE):
+        label = "expected" if c.kind is Mismatch.MISSING_LINE else "got"
+        line = c.expected_line if c.kind is Mismatch.MISSING_LINE else c.got_line
+        _row(out, label, _shown_line(line or "", None, "green")[0])
+        return
+    exp, _ = _shown_line(c.expected_line or "", c.token, "green")
+    got, span = _shown_line(c.got_line or "", c.token, "red")
+    _row(out, "expected", exp)
+    _row(out, "got", got)
+    if c.kind is Mismatch.MISSING_TOKEN:
+        span = (len(got.plain), len(got.plain) + 1)
+    if span is not None:
+        _row(out, "", " " * span[0] + "^" * max(1, span[1] - span[0]), "bold red")

@@ -1,0 +1,190 @@
+"""Load an exercise's YAML spec, strictly, into an ``Exercise``.
+
+Unknown keys, wrong types and duplicate keys are errors that name the file and the key: a typo in a
+teacher's spec must never silently change how students are graded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import yaml
+
+from .compare import Comparator, build
+from .errors import ExerciseError, UnknownExercise
+from .resources import Root
+from .sandbox import Limits
+
+SPEC_SUFFIX = ".yaml"
+
+
+class Visibility(StrEnum):
+    VISIBLE = "visible"
+    HIDDEN = "hidden"
+    AFTER_DUE_DATE = "after_due_date"
+
+
+@dataclass(frozen=True)
+class CaseMeta:
+    title: str | None = None
+    points: float = 1.0
+    hint: str | None = None
+    visibility: Visibility = Visibility.VISIBLE
+    sample: bool = False  # shown with the statement by `grade show`
+
+
+@dataclass(frozen=True)
+class Exercise:
+    name: str
+    title: str
+    statement: str
+    limits: Limits
+    comparator: Comparator
+    case_meta: Mapping[str, CaseMeta]
+    spec_path: Path
+    cases_dir: Path
+    reference: Path | None = field(default=None)  # absent where teacher material is not shipped
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader that refuses duplicate keys instead of keeping the last one."""
+
+
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r}", key_node.start_mark
+            )
+        seen.add(key)
+    return loader.construct_mapping(node)
+
+
+_StrictLoader.add_constructor(
+    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+    _construct_mapping,
+)
+
+
+def read_yaml(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ExerciseError(path, f"cannot read: {exc}") from exc
+    try:
+        return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass: no arbitrary objects
+    except yaml.YAMLError as exc:
+        raise ExerciseError(path, f"invalid YAML: {' '.join(str(exc).split())}") from exc
+
+
+class _Fields:
+    """Typed access to one YAML mapping that reports problems as ``file: key.path: problem``."""
+
+    def __init__(self, path: Path, where: str, data: object, allowed: tuple[str, ...]) -> None:
+        self.path, self.where = path, where
+        if not isinstance(data, dict):
+            self.fail(where or "top level", f"must be a mapping, got {type(data).__name__}")
+        self.data: dict[str, Any] = data  # type: ignore[assignment]
+        for key in self.data:
+            if key not in allowed:
+                self.fail(self.key(str(key)), f"unknown key (allowed: {', '.join(allowed)})")
+
+    def key(self, name: str) -> str:
+        return f"{self.where}.{name}" if self.where else name
+
+    def fail(self, key: str, problem: str) -> None:
+        raise ExerciseError(self.path, f"{key}: {problem}")
+
+    def get(self, name: str, kind: type | tuple[type, ...], default: Any = None) -> Any:
+        if name not in self.data:
+            if default is _REQUIRED:
+                self.fail(self.key(name), "missing")
+            return default
+        value = self.data[name]
+        if isinstance(value, bool) and kind in (int, float, (int, float)):
+            self.fail(self.key(name), f"must be a number, got {value!r}")
+        if not isinstance(value, kind):
+            expected = kind.__name__ if isinstance(kind, type) else "number"
+            self.fail(self.key(name), f"must be {expected}, got {value!r}")
+        return value
+
+    def positive(self, name: str, default: float) -> float:
+        value = self.get(name, (int, float), default)
+        if value <= 0:
+            self.fail(self.key(name), f"must be > 0, got {value!r}")
+        return float(value)
+
+
+_REQUIRED = object()
+
+
+def _limits(path: Path, data: object) -> Limits:
+    f = _Fields(path, "limits", data, ("time_s", "memory_mb", "output_kb"))
+    d = Limits()
+    return Limits(
+        time_s=f.positive("time_s", d.time_s),
+        memory_mb=int(f.positive("memory_mb", d.memory_mb)),
+        output_kb=int(f.positive("output_kb", d.output_kb)),
+    )
+
+
+def _case_meta(path: Path, name: str, data: object) -> CaseMeta:
+    f = _Fields(path, f"cases.{name}", data, ("title", "points", "hint", "visibility", "sample"))
+    visibility = f.get("visibility", str, Visibility.VISIBLE.value)
+    if visibility not in {v.value for v in Visibility}:
+        f.fail(f.key("visibility"), f"must be one of {', '.join(Visibility)}, got {visibility!r}")
+    points = f.get("points", (int, float), 1.0)
+    if points < 0:
+        f.fail(f.key("points"), f"must be >= 0, got {points!r}")
+    return CaseMeta(
+        title=f.get("title", str),
+        points=float(points),
+        hint=f.get("hint", str),
+        visibility=Visibility(visibility),
+        sample=f.get("sample", bool, False),
+    )
+
+
+def parse_case_meta(path: Path, data: object) -> Mapping[str, CaseMeta]:
+    if data is None:
+        return MappingProxyType({})
+    if not isinstance(data, dict):
+        raise ExerciseError(path, "cases: must be a mapping of case name to metadata")
+    return MappingProxyType({str(k): _case_meta(path, str(k), v) for k, v in data.items()})
+
+
+def exercise_names(root: Root) -> tuple[str, ...]:
+    if not root.exercises.is_dir():
+        return ()
+    return tuple(sorted(p.stem for p in root.exercises.glob(f"*{SPEC_SUFFIX}")))
+
+
+def load_exercise(name: str, root: Root) -> Exercise:
+    path = root.exercises / f"{name}{SPEC_SUFFIX}"
+    if "/" in name or name.startswith(".") or not path.is_file():
+        raise UnknownExercise(name, exercise_names(root))
+    f = _Fields(path, "", read_yaml(path), ("title", "statement", "limits", "compare", "cases"))
+    compare = _Fields(path, "compare", f.get("compare", dict, {}), ("method", "options"))
+    reference = root.reference / name / "solution.py"
+    try:
+        comparator = build(compare.get("method", str, "tokens"), compare.get("options", dict, {}))
+    except ValueError as exc:
+        raise ExerciseError(path, f"compare.{exc}") from exc
+    return Exercise(
+        name=name,
+        title=f.get("title", str, _REQUIRED),
+        statement=f.get("statement", str, _REQUIRED),
+        limits=_limits(path, f.get("limits", dict, {})),
+        comparator=comparator,
+        case_meta=parse_case_meta(path, f.get("cases", dict, None)),
+        spec_path=path,
+        cases_dir=root.cases / name,
+        reference=reference if reference.is_file() else None,
+    )
