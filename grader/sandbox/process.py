@@ -1,8 +1,8 @@
 """Run one command in a fresh directory with limits, a clean environment and capped output.
 
 The child is started with ``posix_spawn`` (safe while the grader runs cases on threads) through
-``_launch.py``, which applies the rlimits in the child itself and then execs the command. Output goes
-to regular files capped by RLIMIT_FSIZE, so a flood of output costs neither memory nor a deadlock.
+``_launch.py``, which applies the rlimits in the child itself and then execs the command. Output
+goes to regular files capped by RLIMIT_FSIZE: a flood of output costs neither memory nor a deadlock.
 """
 
 from __future__ import annotations
