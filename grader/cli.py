@@ -172,7 +172,7 @@ def _indent(text: str) -> str:
 @root_option
 def regen(exercise: str, check_only: bool, root: Path | None) -> None:
     """Recompute EXERCISE's expected outputs (.out files) from the reference solution."""
-    from .reference import stale_outputs
+    from .expected import stale_outputs
     from .spec import load_exercise
 
     spec = load_exercise(exercise, _root(root))

@@ -64,6 +64,10 @@ def render_plain(report: Report) -> str:
     return render_text(report).plain
 
 
+def _lines(n: int) -> str:
+    return f"{n} line" if n == 1 else f"{n} lines"
+
+
 def _num(value: float) -> str:
     return f"{value:g}"
 
@@ -79,13 +83,13 @@ def _block(out: Text, label: str, text: str, max_lines: int, *, tail: bool = Fal
     more = len(lines) - max_lines
     shown = lines[-max_lines:] if tail else lines[:max_lines]
     if more > 0 and tail:
-        _row(out, label, f"… ({more} earlier lines)", "dim")
+        _row(out, label, f"… ({_lines(more)} earlier)", "dim")
         label = ""
     for line in shown:
         _row(out, label, shorten(safe(line), LINE_WIDTH))
         label = ""
     if more > 0 and not tail:
-        _row(out, "", f"… ({more} more lines)", "dim")
+        _row(out, "", f"… ({_lines(more)} more)", "dim")
 
 
 def _details(out: Text, outcome: CaseOutcome) -> None:

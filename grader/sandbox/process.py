@@ -59,6 +59,9 @@ def run(
     environ: Mapping[str, str] | None = None,
 ) -> RunResult:
     """Run ``argv`` with ``stdin`` as its input, in a fresh temporary working directory."""
+    if not os.access(argv[0], os.X_OK):
+        # Caught here because after exec the child's failure would look like the student's.
+        raise InternalError(f"cannot run {argv[0]}: not an executable file")
     with tempfile.TemporaryDirectory(prefix="grade-run-") as tmp:
         base = Path(tmp)
         work = base / "work"

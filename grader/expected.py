@@ -1,4 +1,4 @@
-"""Run an exercise's reference solution: the only source of expected outputs."""
+"""Expected outputs: run an exercise's reference solution, their only source."""
 
 from __future__ import annotations
 

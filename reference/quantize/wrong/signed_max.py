@@ -1,0 +1,18 @@
+"""Known wrong: takes the scale from max(w) instead of max(|w|), so negative outliers clip.
+
+expect: wrong_answer
+"""
+
+import sys
+
+lines = sys.stdin.read().splitlines()
+weights = [float(x) for x in lines[0].split()]
+group = int(lines[1])
+errors = []
+for i, start in enumerate(range(0, len(weights), group), start=1):
+    w = weights[start : start + group]
+    scale = abs(max(w)) / 127
+    q = [max(-127, min(127, round(x / scale))) if scale else 0 for x in w]
+    errors += [abs(x - k * scale) for x, k in zip(w, q)]
+    print(f"group {i}: scale {scale:.5f} q " + " ".join(map(str, q)))
+print(f"mean error: {sum(errors) / len(errors):.5f}")

@@ -1,0 +1,19 @@
+"""Known wrong: does not skip blank lines, so it crashes on one.
+
+expect: runtime_error
+"""
+
+import sys
+
+total = rounds = 0
+for line in sys.stdin.read().rstrip("\n").split("\n"):
+    left, right = line.split("|")
+    draft, target = left.split()[1:], right.split()[1:]
+    n = 0
+    while n < len(draft) and draft[n] == target[n]:
+        n += 1
+    tokens = [*draft[:n], target[n]]
+    rounds += 1
+    total += len(tokens)
+    print(f"round {rounds}: +{len(tokens)} tokens: {' '.join(tokens)}")
+print(f"{total} tokens in {rounds} target passes ({total / rounds:.2f} per pass)")

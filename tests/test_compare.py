@@ -1,0 +1,47 @@
+"""The comparator's rules, as a golden behaviour table (golden/compare.yaml)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+from conftest import GOLDEN
+
+from grader.compare import COMPARATORS, build
+
+ROWS: list[dict[str, Any]] = yaml.safe_load((GOLDEN / "compare.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r["why"] for r in ROWS])
+def test_comparison_table(row: dict[str, Any]) -> None:
+    compare = build(row.get("method", "tokens"), row.get("options", {}))
+    result = compare(row["expected"], row["got"])
+    if "message" in row:
+        assert not result.ok
+        assert result.message == row["message"]
+    else:
+        assert result.ok, result.message
+
+
+def test_the_table_covers_both_outcomes() -> None:
+    assert any("message" in r for r in ROWS) and any("message" not in r for r in ROWS)
+
+
+@pytest.mark.parametrize(
+    ("method", "options", "problem"),
+    [
+        ("fuzzy", {}, "method: unknown comparator 'fuzzy'"),
+        ("tokens", {"tolerance": 1}, "tolerance: unknown option"),
+        ("tokens", {"tolerance_ulps": -1}, "tolerance_ulps: must be a whole number >= 0"),
+        ("tokens", {"tolerance_ulps": 0.5}, "tolerance_ulps: must be a whole number >= 0"),
+        ("exact", {"tolerance_ulps": 1}, "tolerance_ulps: unknown option"),
+    ],
+)
+def test_bad_options_are_refused(method: str, options: dict[str, Any], problem: str) -> None:
+    with pytest.raises(ValueError, match=problem):
+        build(method, options)
+
+
+def test_builtins_are_in_the_registry() -> None:
+    assert set(COMPARATORS) >= {"tokens", "exact"}
