@@ -46,6 +46,27 @@ def _root(root: Path | None) -> Root:
     return find_root(root, environ={})
 
 
+sandbox_option = click.option(
+    "--sandbox",
+    "sandbox_mode",
+    type=click.Choice(["strict", "auto", "off"]),
+    default="auto",
+    show_default=True,
+    help="strict: every isolation layer or refuse to run (for CI); auto: what this machine "
+    "offers, saying what is missing; off: limits and a clean environment only.",
+)
+
+
+def _runner(mode: str, hide: list[Path]) -> Any:
+    from .sandbox import Sandbox, SandboxMode
+
+    sandbox = Sandbox.create(SandboxMode(mode), hide=hide)
+    notice = sandbox.notice()
+    if notice:
+        click.echo(f"grade: {notice}", err=True)
+    return sandbox.run
+
+
 @click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="grade")
 def cli() -> None:
@@ -90,6 +111,7 @@ def cli() -> None:
     type=click.IntRange(min=1),
     help="Cases run in parallel  [default: number of CPUs]",
 )
+@sandbox_option
 @root_option
 def check(
     exercise: str,
@@ -98,15 +120,18 @@ def check(
     cases_dir: Path | None,
     timeout: float | None,
     jobs: int | None,
+    sandbox_mode: str,
     root: Path | None,
 ) -> None:
     """Grade SUBMISSION (a Python script) on EXERCISE's cases."""
-    from .grading import exercise_cases, grade
+    from .grading import check_submission, exercise_cases, grade, secret_folders
     from .spec import load_exercise
 
     spec = load_exercise(exercise, _root(root))
     cases = exercise_cases(spec, cases_dir)
-    report = grade(spec, submission, cases=cases, timeout_s=timeout, jobs=jobs)
+    check_submission(submission)
+    runner = _runner(sandbox_mode, secret_folders(spec, cases_dir))
+    report = grade(spec, submission, cases=cases, timeout_s=timeout, jobs=jobs, runner=runner)
     _emit(report, fmt)
     sys.exit(report.exit_code)
 
@@ -169,14 +194,16 @@ def _indent(text: str) -> str:
 @click.option(
     "--check", "check_only", is_flag=True, help="Only report; exit 1 if any would change."
 )
+@sandbox_option
 @root_option
-def regen(exercise: str, check_only: bool, root: Path | None) -> None:
+def regen(exercise: str, check_only: bool, sandbox_mode: str, root: Path | None) -> None:
     """Recompute EXERCISE's expected outputs (.out files) from the reference solution."""
     from .expected import stale_outputs
+    from .grading import secret_folders
     from .spec import load_exercise
 
     spec = load_exercise(exercise, _root(root))
-    stale = stale_outputs(spec)
+    stale = stale_outputs(spec, runner=_runner(sandbox_mode, secret_folders(spec)))
     for item in stale:
         if check_only:
             diff = difflib.unified_diff(

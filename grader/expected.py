@@ -7,21 +7,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import ExerciseError, InternalError
-from .grading import Runner
+from .grading import Runner, default_runner
 from .judge import decode, last_line
 from .sandbox import RunResult
-from .sandbox import run as sandbox_run
 from .spec import Exercise
 
 
-def reference_output(exercise: Exercise, data: bytes, *, runner: Runner = sandbox_run) -> str:
+def reference_output(exercise: Exercise, data: bytes, *, runner: Runner | None = None) -> str:
     """What the reference prints for ``data``; ``InternalError`` if it does not end cleanly."""
     if exercise.reference is None:
         raise InternalError(
             f"{exercise.name} has no reference solution here (reference/ is teacher material, "
             "only in a checkout or a --root)"
         )
-    run: RunResult = runner(
+    run_case = runner if runner is not None else default_runner(exercise)
+    run: RunResult = run_case(
         [sys.executable, str(exercise.reference)], stdin=data, limits=exercise.limits
     )
     if run.exit_code != 0 or run.limit_hit is not None:
@@ -41,10 +41,11 @@ class Stale:
     fresh: str
 
 
-def stale_outputs(exercise: Exercise, *, runner: Runner = sandbox_run) -> tuple[Stale, ...]:
+def stale_outputs(exercise: Exercise, *, runner: Runner | None = None) -> tuple[Stale, ...]:
     """Every ``.in`` of the exercise whose ``.out`` is missing or not what the reference prints."""
     if not exercise.cases_dir.is_dir():
         raise ExerciseError(exercise.cases_dir, "no such case folder")
+    runner = runner if runner is not None else default_runner(exercise)
     found = []
     for source in sorted(exercise.cases_dir.glob("*.in")):
         out = source.with_suffix(".out")

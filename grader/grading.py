@@ -13,11 +13,10 @@ from .cases import Case, load_cases
 from .errors import GraderError, SubmissionError
 from .judge import grader_error, judge
 from .report import CaseOutcome, Report
-from .sandbox import RunResult
-from .sandbox import run as sandbox_run
+from .sandbox import RunResult, Sandbox, SandboxMode
 from .spec import Exercise, parse_case_meta, read_yaml
 
-Runner = Callable[..., RunResult]  # sandbox.run's signature: (argv, *, stdin, limits)
+Runner = Callable[..., RunResult]  # Sandbox.run's signature: (argv, *, stdin, limits)
 CASES_META_FILE = "cases.yaml"
 
 
@@ -49,6 +48,16 @@ def exercise_cases(exercise: Exercise, cases_dir: Path | None = None) -> tuple[C
     return load_cases(cases_dir, {})
 
 
+def secret_folders(exercise: Exercise, cases_dir: Path | None = None) -> list[Path]:
+    """Folders a submission must not see: expected outputs and teacher material."""
+    found = [exercise.cases_dir, cases_dir, exercise.teacher_dir]
+    return [p for p in found if p is not None]
+
+
+def default_runner(exercise: Exercise, cases_dir: Path | None = None) -> Runner:
+    return Sandbox.create(SandboxMode.AUTO, hide=secret_folders(exercise, cases_dir)).run
+
+
 def grade(
     exercise: Exercise,
     submission: Path,
@@ -56,18 +65,23 @@ def grade(
     cases: Sequence[Case] | None = None,
     timeout_s: float | None = None,
     jobs: int | None = None,
-    runner: Runner = sandbox_run,
+    runner: Runner | None = None,
     python: str = sys.executable,
 ) -> Report:
-    """Run ``submission`` on every case (in parallel) and judge each; outcomes keep case order."""
+    """Run ``submission`` on every case (in parallel) and judge each; outcomes keep case order.
+
+    ``runner`` defaults to a sandbox in auto mode hiding the exercise's answers; pass a
+    ``Sandbox(...).run`` of your own to choose the mode or to hide a ``--cases`` folder too.
+    """
     script = check_submission(submission)
+    run_case = runner if runner is not None else default_runner(exercise)
     chosen = tuple(cases) if cases is not None else exercise_cases(exercise)
     limits = exercise.limits if timeout_s is None else replace(exercise.limits, time_s=timeout_s)
     workers = max(1, min(jobs or os.cpu_count() or 1, len(chosen)))
 
     def one(case: Case) -> CaseOutcome:
         try:
-            run = runner([python, str(script)], stdin=case.input, limits=limits)
+            run = run_case([python, str(script)], stdin=case.input, limits=limits)
             return judge(case, run, exercise.comparator, limits)
         except GraderError as exc:
             return grader_error(case, str(exc))

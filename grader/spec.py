@@ -49,6 +49,7 @@ class Exercise:
     spec_path: Path
     cases_dir: Path
     reference: Path | None = field(default=None)  # absent where teacher material is not shipped
+    teacher_dir: Path | None = None  # reference/: hidden from submissions by the sandbox
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -187,4 +188,5 @@ def load_exercise(name: str, root: Root) -> Exercise:
         spec_path=path,
         cases_dir=root.cases / name,
         reference=reference if reference.is_file() else None,
+        teacher_dir=root.reference,
     )

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from grader.resources import Root, RootKind, checkout_root
+from grader.sandbox import Sandbox, SandboxMode
 from grader.spec import Exercise, load_exercise
 
 TESTS = Path(__file__).resolve().parent
@@ -38,6 +39,12 @@ def quantize(root: Root) -> Exercise:
 @pytest.fixture(scope="session")
 def specdec(root: Root) -> Exercise:
     return load_exercise("specdec", root)
+
+
+@pytest.fixture(scope="session")
+def sandbox(root: Root) -> Sandbox:
+    """The sandbox grade uses by default here, hiding the checkout's answers."""
+    return Sandbox.create(SandboxMode.AUTO, hide=[root.cases, root.reference])
 
 
 @pytest.fixture

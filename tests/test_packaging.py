@@ -40,7 +40,7 @@ def test_wheel_has_the_public_data_and_no_reference(dist: Path) -> None:
     assert [n for n in names if "reference" in n] == []
     assert "grader/_data/exercises/quantize.yaml" in names
     assert "grader/_data/cases/specdec/01-sample-good-draft.out" in names
-    assert "grader/sandbox/_launch.py" in names
+    assert "grader/sandbox/_child.py" in names
 
 
 def test_sdist_has_no_reference(dist: Path) -> None:

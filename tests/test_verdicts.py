@@ -13,7 +13,7 @@ from conftest import script
 from grader.cases import Case
 from grader.grading import exercise_cases, grade
 from grader.report import Verdict
-from grader.sandbox import LimitHit, Limits, run
+from grader.sandbox import LimitHit, Limits, Sandbox
 from grader.spec import Exercise
 
 
@@ -100,14 +100,16 @@ def test_grader_error_when_the_interpreter_cannot_run(quantize: Exercise) -> Non
     assert report.exit_code == 4
 
 
-def test_a_grader_error_in_one_case_does_not_stop_the_others(quantize: Exercise) -> None:
+def test_a_grader_error_in_one_case_does_not_stop_the_others(
+    quantize: Exercise, sandbox: Sandbox
+) -> None:
     calls: list[bytes] = []
 
     def flaky(argv: list[str], *, stdin: bytes, limits: Limits):  # type: ignore[no-untyped-def]
         calls.append(stdin)
         if len(calls) == 1:
             raise OSError("disk on fire")
-        return run(argv, stdin=stdin, limits=limits)
+        return sandbox.run(argv, stdin=stdin, limits=limits)
 
     report = grade(quantize, script("quantize_student.py"), runner=flaky, jobs=1)
     assert report.cases[0].verdict is Verdict.GRADER_ERROR
@@ -134,10 +136,10 @@ def test_results_keep_case_order_with_parallel_jobs(specdec: Exercise) -> None:
 
 
 def test_the_submission_sees_only_an_allow_listed_environment(
-    quantize: Exercise, monkeypatch: pytest.MonkeyPatch
+    sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CI_JOB_TOKEN", "secret")
-    result = run([sys.executable, str(script("reads_env.py"))], stdin=b"", limits=Limits())
+    result = sandbox.run([sys.executable, str(script("reads_env.py"))], stdin=b"", limits=Limits())
     names = set(result.stdout.decode().split())
     assert "CI_JOB_TOKEN" not in names
     assert names <= {
@@ -157,11 +159,11 @@ def test_the_submission_sees_only_an_allow_listed_environment(
     }
 
 
-def test_each_run_gets_a_fresh_working_directory(tmp_path: Path) -> None:
+def test_each_run_gets_a_fresh_working_directory(sandbox: Sandbox, tmp_path: Path) -> None:
     probe = tmp_path / "probe.py"
     probe.write_text("import os\nprint(os.getcwd(), sorted(os.listdir()))\nopen('mark', 'w')\n")
-    first = run([sys.executable, str(probe)], stdin=b"", limits=Limits())
-    second = run([sys.executable, str(probe)], stdin=b"", limits=Limits())
+    first = sandbox.run([sys.executable, str(probe)], stdin=b"", limits=Limits())
+    second = sandbox.run([sys.executable, str(probe)], stdin=b"", limits=Limits())
     cwd1, listing1 = first.stdout.decode().split(" ", 1)
     cwd2, listing2 = second.stdout.decode().split(" ", 1)
     assert cwd1 != cwd2
@@ -169,8 +171,8 @@ def test_each_run_gets_a_fresh_working_directory(tmp_path: Path) -> None:
     assert not os.path.exists(cwd1)  # removed after the run
 
 
-def test_sandbox_reports_which_limit_it_hit() -> None:
-    result = run(
+def test_sandbox_reports_which_limit_it_hit(sandbox: Sandbox) -> None:
+    result = sandbox.run(
         [sys.executable, str(script("flood_stdout.py"))], stdin=b"", limits=Limits(output_kb=64)
     )
     assert result.limit_hit is LimitHit.OUTPUT

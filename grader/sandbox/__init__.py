@@ -1,6 +1,15 @@
-"""Running untrusted commands. Knows limits and processes, nothing about grading."""
+"""Running untrusted Python scripts. Knows limits, processes and isolation, nothing of grading."""
 
-from .process import run
-from .types import LimitHit, Limits, RunResult
+from .sandbox import Sandbox, SandboxUnavailable, child_environment
+from .types import Layer, LimitHit, Limits, RunResult, SandboxMode
 
-__all__ = ["LimitHit", "Limits", "RunResult", "run"]
+__all__ = [
+    "Layer",
+    "LimitHit",
+    "Limits",
+    "RunResult",
+    "Sandbox",
+    "SandboxMode",
+    "SandboxUnavailable",
+    "child_environment",
+]

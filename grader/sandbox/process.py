@@ -1,131 +1,82 @@
-"""Run one command in a fresh directory with limits, a clean environment and capped output.
+"""Start the sandbox child, wait for it with a wall-clock limit, kill what is left, read its output.
 
-The child is started with ``posix_spawn`` (safe while the grader runs cases on threads) through
-``_launch.py``, which applies the rlimits in the child itself and then execs the command. Output
-goes to regular files capped by RLIMIT_FSIZE: a flood of output costs neither memory nor a deadlock.
+The child is started with ``posix_spawn`` (safe while the grader runs cases on threads) in a session
+of its own, with stdin, stdout and stderr redirected to regular files: output capped by RLIMIT_FSIZE
+costs neither memory nor a deadlock. Waiting uses a pidfd, so a run ends the moment the child does.
 """
 
 from __future__ import annotations
 
 import contextlib
-import math
 import os
-import re
 import select
 import signal
-import sys
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InternalError
-from .types import LimitHit, Limits, RunResult
 
-_LAUNCHER = Path(__file__).with_name("_launch.py")
-_NOFILE = 256
-# numpy and friends start one thread per core and ~40 MB each; one is plenty for exercises.
-_THREAD_VARS = (
-    "OPENBLAS_NUM_THREADS",
-    "OMP_NUM_THREADS",
-    "MKL_NUM_THREADS",
-    "NUMEXPR_NUM_THREADS",
-    "VECLIB_MAXIMUM_THREADS",
-)
-_MEMORY_ERROR = re.compile(rb"^(?:[\w.]+\.)?\w*MemoryError\b", re.MULTILINE)
+STATUS_FD = 3  # the child writes one byte here once its sandbox is up
 
 
-def child_environment(workdir: Path, parent: Mapping[str, str]) -> dict[str, str]:
-    """An allow-list: nothing of the grader's environment (CI tokens!) reaches the submission."""
-    env = {
-        "PATH": parent.get("PATH", os.defpath),
-        "HOME": str(workdir),
-        "TMPDIR": str(workdir),
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "PYTHONUTF8": "1",
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "PYTHONHASHSEED": "0",  # set iteration order must not make a verdict flaky
-    }
-    env.update(dict.fromkeys(_THREAD_VARS, "1"))
-    return env
+@dataclass(frozen=True)
+class Exit:
+    status: int  # as os.waitstatus_to_exitcode: negative for a signal
+    wall_s: float
+    cpu_s: float
+    max_rss_kb: int
+    timed_out: bool
+    sandbox_ready: bool
 
 
-def run(
+def spawn_and_wait(
     argv: Sequence[str],
     *,
-    stdin: bytes,
-    limits: Limits,
-    environ: Mapping[str, str] | None = None,
-) -> RunResult:
-    """Run ``argv`` with ``stdin`` as its input, in a fresh temporary working directory."""
-    if not os.access(argv[0], os.X_OK):
-        # Caught here because after exec the child's failure would look like the student's.
-        raise InternalError(f"cannot run {argv[0]}: not an executable file")
-    with tempfile.TemporaryDirectory(prefix="grade-run-") as tmp:
-        base = Path(tmp)
-        work = base / "work"
-        work.mkdir()
-        paths = {name: base / name for name in ("stdin", "stdout", "stderr")}
-        paths["stdin"].write_bytes(stdin)
-        cap = limits.output_kb * 1024
-        launch = [
-            sys.executable,
-            "-I",
-            "-S",
-            str(_LAUNCHER),
-            str(work),
-            str(math.ceil(limits.time_s) + 1),
-            str(limits.memory_mb * 1024 * 1024),
-            # One byte over the cap so that "exactly at the limit" and "over it" can be told apart.
-            str(cap + 1),
-            str(_NOFILE),
-            "--",
-            *argv,
-        ]
-        out_flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
-        actions = [
-            (os.POSIX_SPAWN_OPEN, 0, str(paths["stdin"]), os.O_RDONLY, 0),
-            (os.POSIX_SPAWN_OPEN, 1, str(paths["stdout"]), out_flags, 0o600),
-            (os.POSIX_SPAWN_OPEN, 2, str(paths["stderr"]), out_flags, 0o600),
-        ]
-        env = child_environment(work, os.environ if environ is None else environ)
-        start = time.monotonic()
+    env: Mapping[str, str],
+    stdin: Path,
+    stdout: Path,
+    stderr: Path,
+    timeout_s: float,
+    also_kill_uid: int | None = None,
+) -> Exit:
+    out_flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    ready_r, ready_w = os.pipe()
+    actions = [
+        (os.POSIX_SPAWN_OPEN, 0, str(stdin), os.O_RDONLY, 0),
+        (os.POSIX_SPAWN_OPEN, 1, str(stdout), out_flags, 0o600),
+        (os.POSIX_SPAWN_OPEN, 2, str(stderr), out_flags, 0o600),
+        (os.POSIX_SPAWN_DUP2, ready_w, STATUS_FD),
+    ]
+    start = time.monotonic()
+    try:
         try:
-            pid = os.posix_spawn(sys.executable, launch, env, file_actions=actions, setsid=True)
+            pid = os.posix_spawn(argv[0], list(argv), dict(env), file_actions=actions, setsid=True)
         except OSError as exc:
             raise InternalError(f"cannot start {argv[0]}: {exc}") from exc
+        finally:
+            os.close(ready_w)
         try:
-            timed_out = not _wait_for_exit(pid, limits.time_s)
+            timed_out = not _wait_for_exit(pid, timeout_s)
             wall = time.monotonic() - start
         finally:
             # The child is a zombie or still running, so its pid (= its group id) cannot be reused
             # yet: killing the group also ends whatever it left behind.
             _kill_group(pid)
+            if also_kill_uid is not None:
+                kill_uid(also_kill_uid)
             _, status, usage = os.wait4(pid, 0)
-        code = os.waitstatus_to_exitcode(status)
-        stdout, out_over = _read_capped(paths["stdout"], cap)
-        stderr, err_over = _read_capped(paths["stderr"], cap)
-    sig = -code if code < 0 else None
-    cpu = usage.ru_utime + usage.ru_stime
-    hit: LimitHit | None = None
-    if timed_out:
-        hit = LimitHit.WALL_TIME
-    elif sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu >= limits.time_s):
-        hit = LimitHit.CPU_TIME
-    elif out_over or err_over or sig == signal.SIGXFSZ:
-        hit = LimitHit.OUTPUT
-    elif code != 0 and _MEMORY_ERROR.search(stderr[-4096:]):
-        hit = LimitHit.MEMORY
-    return RunResult(
-        exit_code=None if sig is not None else code,
-        signal=sig,
+        ready = os.read(ready_r, 1) == b"1"
+    finally:
+        os.close(ready_r)
+    return Exit(
+        status=os.waitstatus_to_exitcode(status),
         wall_s=wall,
-        cpu_s=cpu,
+        cpu_s=usage.ru_utime + usage.ru_stime,
         max_rss_kb=usage.ru_maxrss,
-        stdout=stdout,
-        stderr=stderr,
-        limit_hit=hit,
+        timed_out=timed_out,
+        sandbox_ready=ready,
     )
 
 
@@ -147,8 +98,7 @@ def _poll_for_exit(pid: int, timeout_s: float) -> bool:
     # Fallback where pidfd is missing (macOS, old kernels): short sleeps, never growing ones.
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-        if info is not None:
+        if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
             return True
         time.sleep(0.002)
     return False
@@ -159,7 +109,20 @@ def _kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
 
 
-def _read_capped(path: Path, cap: int) -> tuple[bytes, bool]:
+def kill_uid(uid: int) -> None:
+    """SIGKILL every process owned by ``uid`` (a run's private uid): catches setsid escapees."""
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            if entry.stat().st_uid == uid:
+                os.kill(int(entry.name), signal.SIGKILL)
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            pass
+
+
+def read_capped(path: Path, cap: int) -> tuple[bytes, bool]:
+    """At most ``cap`` bytes of ``path``, and whether it held more."""
     try:
         size = path.stat().st_size
         with path.open("rb") as f:

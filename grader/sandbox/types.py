@@ -22,6 +22,30 @@ class LimitHit(StrEnum):
     OUTPUT = "output"
 
 
+class SandboxMode(StrEnum):
+    STRICT = "strict"  # every isolation layer, or refuse to run
+    AUTO = "auto"  # every layer this machine offers; say what is missing
+    OFF = "off"  # limits, a fresh directory and a clean environment only
+
+
+class Layer(StrEnum):
+    UID = "uid"  # root only: each run under its own unused uid
+    NAMESPACES = "namespaces"  # user, network, IPC, UTS and mount namespaces
+    MOUNTS = "mounts"  # tmpfs over /tmp, /dev/shm and the folders holding answers
+    LANDLOCK = "landlock"  # filesystem allow-list, no TCP, scoped signals and abstract sockets
+    SECCOMP = "seccomp"  # no sockets, processes, exec, ptrace, mounts, bpf, io_uring, ...
+
+
+# What a missing layer leaves open, for the one-line warning.
+EXPOSED = {
+    Layer.UID: "runs share the grader's uid",
+    Layer.NAMESPACES: "network reachable",
+    Layer.MOUNTS: "answer folders visible to stat()",
+    Layer.LANDLOCK: "files readable and writable as the grader's user",
+    Layer.SECCOMP: "processes, sockets and exec allowed",
+}
+
+
 @dataclass(frozen=True)
 class RunResult:
     exit_code: int | None  # None when the process was killed by a signal
