@@ -76,6 +76,11 @@ def _apply(cfg: Config, layers: list[str], report: dict[str, Any]) -> None:
         os.setgroups([])
         os.setresgid(gid, gid, gid)
         os.setresuid(uid, uid, uid)
+        # Changing uid makes the process non-dumpable, which leaves /proc/self owned by root and
+        # the user namespace's id maps unwritable. The run's uid is its own; ptrace stays denied.
+        import ctypes
+
+        ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE
 
     def enter() -> None:
         namespaces.enter(os.getuid(), os.getgid())

@@ -49,6 +49,23 @@ _SYSTEM_READ = (
 )
 _DEVICES_RW = ("/dev/null",)
 _ALWAYS_HIDDEN = ("/tmp", "/dev/shm")
+# Never covered, whatever asks: a HOME of "/" (service accounts) must not blank the machine.
+_NEVER_HIDDEN = frozenset(
+    {
+        "/",
+        "/usr",
+        "/etc",
+        "/lib",
+        "/lib64",
+        "/bin",
+        "/sbin",
+        "/var",
+        "/opt",
+        "/proc",
+        "/sys",
+        "/dev",
+    }
+)
 _MEMORY_ERROR = b"MemoryError"
 
 
@@ -228,7 +245,7 @@ class Sandbox:
                 "gid": uid,
                 "read": read,
                 "devices": list(_DEVICES_RW),
-                "hide": [*_ALWAYS_HIDDEN, *self.hide, str(Path.home())],
+                "hide": _hideable([*_ALWAYS_HIDDEN, *self.hide, str(Path.home())]),
                 "keep": [str(work), *read],
                 # One byte over the cap so that "exactly at the limit" and "over it" differ.
                 "cpu_s": math.ceil(limits.time_s) + 1,
@@ -270,6 +287,10 @@ class Sandbox:
             limit_hit=hit,
         )
         return result, failure
+
+
+def _hideable(folders: list[str]) -> list[str]:
+    return [f for f in folders if os.path.realpath(f) not in _NEVER_HIDDEN]
 
 
 def _tail(stderr: bytes) -> str:

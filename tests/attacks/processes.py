@@ -1,0 +1,88 @@
+# Starts processes every way Python allows: fork, subprocess, os.system, _posixsubprocess,
+# ctypes calls straight into libc, and a bounded fork bomb.
+import ctypes
+import os
+import subprocess
+import sys
+
+
+def attempt(name, action):
+    try:
+        action()
+        print("OK", name, flush=True)
+    except Exception as exc:
+        print("BLOCKED", name, type(exc).__name__, flush=True)
+
+
+def fork():
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+
+
+def posixsubprocess():
+    import _posixsubprocess
+
+    args = [b"/bin/true"]
+    r, w = os.pipe()
+    # The CPython 3.11 signature, as subprocess.Popen calls it.
+    pid = _posixsubprocess.fork_exec(
+        args,
+        args,
+        True,
+        (w,),
+        None,
+        None,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        r,
+        w,
+        False,
+        False,
+        -1,
+        None,
+        None,
+        None,
+        -1,
+        None,
+        False,
+    )
+    os.waitpid(pid, 0)
+
+
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+def libc_fork():
+    pid = libc.fork()
+    if pid == 0:
+        os._exit(0)
+    if pid < 0:
+        raise OSError(ctypes.get_errno(), "fork")
+    os.waitpid(pid, 0)
+
+
+def libc_system():
+    if libc.system(b"/bin/true") != 0:
+        raise OSError("system failed")
+
+
+def bomb():
+    for _ in range(20):  # bounded: a real bomb would not stop
+        fork()
+
+
+attempt("fork", fork)
+attempt("subprocess", lambda: subprocess.run(["/bin/true"], check=True))
+attempt("os.system", lambda: os.system("/bin/true") == 0 or (_ for _ in ()).throw(OSError()))
+attempt("_posixsubprocess", posixsubprocess)
+attempt("libc.fork", libc_fork)
+attempt("libc.system", libc_system)
+attempt("fork bomb", bomb)
+attempt("execv", lambda: os.execv("/bin/true", ["/bin/true"]))  # last: it ends the script
+sys.stdout.flush()

@@ -1,0 +1,272 @@
+"""Real attacks (tests/attacks/) through the real sandbox: each must fail, with a sensible verdict.
+
+Where it is safe, the same attack also runs with ``--sandbox off`` and must succeed there: that
+proves the attack is real and that it is the sandbox, not a typo in the attack, that stops it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import SCRIPTS, TESTS
+
+from grader.grading import exercise_cases, grade
+from grader.report import Verdict
+from grader.resources import Root
+from grader.sandbox import Layer, Limits, Sandbox, SandboxMode, SandboxUnavailable
+from grader.spec import Exercise
+
+ATTACKS = TESTS / "attacks"
+PROJECT = TESTS.parent
+
+
+@pytest.fixture(scope="module")
+def strict(root: Root) -> Sandbox:
+    try:
+        return Sandbox.create(SandboxMode.STRICT, hide=[root.cases, root.reference])
+    except SandboxUnavailable as exc:
+        pytest.skip(str(exc))
+
+
+@pytest.fixture(scope="module")
+def off() -> Sandbox:
+    return Sandbox.create(SandboxMode.OFF)
+
+
+def attack(sandbox: Sandbox, name: str, payload: object = None) -> list[str]:
+    stdin = json.dumps(payload).encode() if payload is not None else b""
+    result = sandbox.run([sys.executable, str(ATTACKS / name)], stdin=stdin, limits=Limits())
+    return result.stdout.decode().splitlines()
+
+
+def succeeded(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("OK")]
+
+
+def secret_files(root: Root) -> list[str]:
+    return [
+        str(root.cases / "quantize" / "01-sample-outlier.out"),
+        str(root.reference / "quantize" / "solution.py"),
+    ]
+
+
+def test_strict_applies_every_layer_but_uid_where_python_is_private(strict: Sandbox) -> None:
+    assert strict.layers >= {Layer.NAMESPACES, Layer.MOUNTS, Layer.LANDLOCK, Layer.SECCOMP}
+    assert set(strict.missing) <= {Layer.UID}
+
+
+def test_cannot_read_answers_or_other_processes(
+    strict: Sandbox, off: Sandbox, root: Root, reference_dir: Path
+) -> None:
+    payload = {"files": secret_files(root)}
+    lines = attack(strict, "read_secrets.py", payload)
+    assert len(lines) == 8 and succeeded(lines) == []
+    assert len(succeeded(attack(off, "read_secrets.py", payload))) >= 3  # the answers, /proc
+
+
+def test_cannot_even_stat_hidden_answers(
+    strict: Sandbox, off: Sandbox, root: Root, reference_dir: Path
+) -> None:
+    payload = {"files": secret_files(root)}
+    assert succeeded(attack(strict, "stat_hidden.py", payload)) == []
+    assert len(succeeded(attack(off, "stat_hidden.py", payload))) == 4
+
+
+def test_hidden_cases_folder_is_hidden_too(tmp_path: Path) -> None:
+    hidden = tmp_path / "hidden-cases"
+    hidden.mkdir()
+    (hidden / "a.out").write_text("secret")
+    sandbox = Sandbox.create(SandboxMode.AUTO, hide=[hidden])
+    lines = attack(sandbox, "read_secrets.py", {"files": [str(hidden / "a.out")]})
+    assert succeeded(lines) == []
+
+
+def _writable_targets() -> list[str]:
+    import sysconfig
+
+    return ["/tmp", "/dev/shm", sysconfig.get_paths()["purelib"], str(ATTACKS)]
+
+
+def test_cannot_write_outside_the_work_dir(strict: Sandbox) -> None:
+    name = f"zz-grade-attack-{uuid.uuid4().hex}.pth"
+    lines = attack(strict, "write_outside.py", {"dirs": _writable_targets(), "name": name})
+    assert succeeded(lines) == []
+    assert "WORKDIR writable" in lines
+    for folder in _writable_targets():
+        assert not os.path.exists(os.path.join(folder, name))
+
+
+def test_control_writes_land_without_the_sandbox(off: Sandbox) -> None:
+    name = f"zz-grade-attack-{uuid.uuid4().hex}.txt"  # not .pth: it must not run anywhere
+    targets = [t for t in _writable_targets() if os.access(t, os.W_OK)]
+    try:
+        lines = attack(off, "write_outside.py", {"dirs": targets, "name": name})
+        assert len(succeeded(lines)) == len(targets)
+    finally:
+        for folder in targets:
+            Path(folder, name).unlink(missing_ok=True)
+
+
+@pytest.fixture
+def listeners() -> Iterator[dict[str, object]]:
+    """A TCP, a UDP, an abstract and a path unix socket, listening, where the sandbox could see."""
+    token = uuid.uuid4().hex
+    folder = Path(tempfile.mkdtemp(dir="/var/tmp" if os.path.isdir("/var/tmp") else None))
+    tcp = socket.create_server(("127.0.0.1", 0))
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    udp.bind(("127.0.0.1", 0))
+    abstract = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    abstract.bind("\0grade-test-" + token)
+    abstract.listen()
+    path = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    path.bind(str(folder / "sock"))
+    path.listen()
+    os.chmod(folder, 0o755)
+    os.chmod(folder / "sock", 0o777)
+    sockets = [tcp, udp, abstract, path]
+    for s in sockets:
+        s.setblocking(False)
+    try:
+        yield {
+            "payload": {
+                "tcp": tcp.getsockname()[1],
+                "udp": udp.getsockname()[1],
+                "abstract": "grade-test-" + token,
+                "path": str(folder / "sock"),
+            },
+            "sockets": sockets,
+        }
+    finally:
+        for s in sockets:
+            s.close()
+        shutil.rmtree(folder)
+
+
+def _received(sockets: list[socket.socket]) -> int:
+    count = 0
+    for s in sockets:
+        try:
+            if s.type == socket.SOCK_DGRAM:
+                s.recv(16)
+            else:
+                s.accept()[0].close()
+            count += 1
+        except BlockingIOError:
+            pass
+    return count
+
+
+def test_no_network_of_any_kind(strict: Sandbox, off: Sandbox, listeners: dict) -> None:  # type: ignore[type-arg]
+    lines = attack(strict, "network.py", listeners["payload"])
+    assert len(lines) == 4 and succeeded(lines) == []
+    assert _received(listeners["sockets"]) == 0
+    control = attack(off, "network.py", listeners["payload"])
+    assert len(succeeded(control)) == 4
+    assert _received(listeners["sockets"]) == 4
+
+
+def test_no_new_processes(strict: Sandbox, off: Sandbox) -> None:
+    lines = attack(strict, "processes.py")
+    assert len(lines) == 8 and succeeded(lines) == []
+    assert len(succeeded(attack(off, "processes.py"))) == 7  # all but the exec that ends it
+
+
+def _survivors(marker: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                if marker.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+def test_a_double_forked_daemon_does_not_outlive_the_case(strict: Sandbox, off: Sandbox) -> None:
+    marker = str(ATTACKS / "daemon.py")  # the sandbox child's command line names the script
+    assert succeeded(attack(strict, "daemon.py")) == []
+    assert _survivors(marker) == []
+    assert succeeded(attack(off, "daemon.py")) == ["OK forked"]
+    escaped = _survivors(marker)
+    for pid in escaped:  # the control shows what the sandbox prevents; clean it up
+        os.kill(pid, 9)
+    assert escaped
+
+
+def test_killing_or_tracing_the_grader_fails(tmp_path: Path) -> None:
+    code = (
+        "import sys\n"
+        "from grader.sandbox import Limits, Sandbox, SandboxMode\n"
+        "s = Sandbox.create(SandboxMode.AUTO)\n"
+        f"r = s.run([sys.executable, {str(ATTACKS / 'kill_parent.py')!r}], stdin=b'',"
+        " limits=Limits())\n"
+        "sys.stdout.write(r.stdout.decode())\n"
+        "print('GRADER ALIVE')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=PROJECT, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert "GRADER ALIVE" in result.stdout
+    assert [line for line in result.stdout.splitlines() if line.startswith("OK")] == []
+
+
+def test_grader_memory_stays_bounded_under_a_gigabyte_flood() -> None:
+    code = (
+        "import resource, sys\n"
+        "from grader.sandbox import LimitHit, Limits, Sandbox, SandboxMode\n"
+        "s = Sandbox.create(SandboxMode.AUTO)\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        f"for name in ('flood_stdout.py', 'flood_stderr.py'):\n"
+        f"    r = s.run([sys.executable, {str(SCRIPTS)!r} + '/' + name], stdin=b'',"
+        " limits=Limits(time_s=60))\n"
+        "    assert r.limit_hit is LimitHit.OUTPUT, r.limit_hit\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=PROJECT, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert int(result.stdout) < 32 * 1024  # KB: the 1 GB went nowhere near the grader's memory
+
+
+def test_correct_numpy_solution_passes_every_case_under_strict(
+    quantize: Exercise, strict: Sandbox
+) -> None:
+    report = grade(quantize, SCRIPTS / "quantize_student.py", runner=strict.run)
+    assert [c.message for c in report.cases if not c.passed] == []
+
+
+def test_tracebacks_show_only_the_submission(quantize: Exercise, strict: Sandbox) -> None:
+    case = exercise_cases(quantize)[:1]
+    report = grade(quantize, SCRIPTS / "crash_after_output.py", cases=case, runner=strict.run)
+    stderr = report.cases[0].stderr
+    assert report.cases[0].verdict is Verdict.RUNTIME_ERROR
+    assert stderr.startswith("Traceback (most recent call last):\n  File ")
+    assert "crash_after_output.py" in stderr and "runpy" not in stderr and "_child" not in stderr
+
+
+def test_syntax_error_reads_like_python(
+    quantize: Exercise, strict: Sandbox, tmp_path: Path
+) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text("print('hi'\n")
+    report = grade(quantize, broken, cases=exercise_cases(quantize)[:1], runner=strict.run)
+    assert report.cases[0].verdict is Verdict.RUNTIME_ERROR
+    assert "SyntaxError" in report.cases[0].message
+
+
+def test_off_mode_warns_loudly() -> None:
+    notice = Sandbox.create(SandboxMode.OFF).notice()
+    assert notice is not None and "trusted code" in notice
