@@ -194,7 +194,8 @@ def _survivors(marker: str) -> list[int]:
 
 
 def test_a_double_forked_daemon_does_not_outlive_the_case(strict: Sandbox, off: Sandbox) -> None:
-    marker = str(ATTACKS / "daemon.py")  # the sandbox child's command line names the script
+    # the sandbox child's command line carries its config, script path included, in hex
+    marker = str(ATTACKS / "daemon.py").encode().hex()
     assert succeeded(attack(strict, "daemon.py")) == []
     assert _survivors(marker) == []
     assert succeeded(attack(off, "daemon.py")) == ["OK forked"]

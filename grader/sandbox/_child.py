@@ -1,41 +1,43 @@
 """The sandboxed child: apply the layers, then run the submission in this same process.
 
-Started by ``process.py`` as ``python -I _child.py CONFIG_JSON`` with stdin/stdout/stderr already
-redirected and a status pipe on fd 3. The order matters: limits, identity, namespaces and mounts
-need privileges that Landlock and seccomp then take away; seccomp comes last because it forbids
-``execve``, which is why the submission runs here via ``runpy`` rather than by exec.
+Started by ``sandbox.py`` as ``python -I _child.py CONFIG`` (a dict, marshalled, in hex) with
+stdin/stdout/stderr already redirected and a status pipe on fd 3. The order matters: limits,
+identity, namespaces and mounts need privileges that Landlock and seccomp then take away; seccomp
+comes last because it forbids ``execve``, which is why the submission runs here, compiled and
+executed as ``__main__``, rather than by exec.
 Writing one byte to fd 3 tells the parent the sandbox is up: a failure before that is the grader's,
 never the student's.
+
+Every import here is paid by every run: modules that are not built in (json, typing, importlib.util,
+pathlib) cost milliseconds each, so the config comes marshalled and the layers load on demand.
 """
 
-import importlib.util
-import json
+from __future__ import annotations
+
+import marshal
 import os
 import resource
 import sys
-from collections.abc import Callable
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
+import types
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    Config = dict[str, Any]
 
 STATUS_FD = 3
-Config = dict[str, Any]
 
 
-def _sibling(name: str) -> ModuleType:
+def _sibling(name: str) -> types.ModuleType:
     # Loaded by path: importing the grader package would cost start-up time in every run.
-    spec = importlib.util.spec_from_file_location(
-        f"_grade_{name}", os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
+    module = types.ModuleType(f"_grade_{name}")
+    module.__file__ = path
+    with open(path, encoding="utf-8") as f:
+        exec(compile(f.read(), path, "exec"), module.__dict__)
     return module
-
-
-if TYPE_CHECKING:
-    from grader.sandbox import landlock, namespaces, seccomp
-else:
-    landlock, namespaces, seccomp = (_sibling(n) for n in ("landlock", "namespaces", "seccomp"))
 
 
 def _cap(which: int, value: int) -> None:
@@ -58,6 +60,12 @@ def _limits(cfg: Config) -> None:
 def _apply(cfg: Config, layers: list[str], report: dict[str, Any]) -> None:
     """Apply each requested layer in order; record what happened; raise on the first failure
     unless probing (then go on, to learn about every layer)."""
+    if not layers:
+        return
+    if TYPE_CHECKING:
+        from grader.sandbox import landlock, namespaces, seccomp
+    else:
+        landlock, namespaces, seccomp = (_sibling(n) for n in ("landlock", "namespaces", "seccomp"))
     probing = cfg.get("probe", False)
     uid, gid = int(cfg.get("uid") or 0), int(cfg.get("gid") or 0)
 
@@ -117,16 +125,22 @@ def _signal_ready() -> None:
 
 
 def _run_submission(path: str) -> None:
-    import runpy
-    import traceback
-
+    """Run ``path`` as ``python path`` would, as ``__main__``; runpy would import typing & co."""
     sys.argv = [path]
     sys.path[0] = os.path.dirname(path)
+    main = types.ModuleType("__main__")
+    main.__file__ = path
+    main.__dict__["__builtins__"] = __builtins__
+    sys.modules["__main__"] = main
     try:
-        runpy.run_path(path, run_name="__main__")
+        with open(path, "rb") as f:
+            code = compile(f.read(), path, "exec", dont_inherit=True)
+        exec(code, main.__dict__)
     except SystemExit:
         raise
     except BaseException as exc:
+        import traceback
+
         # Show the traceback as `python submission.py` would: from the submission's first frame.
         tb = exc.__traceback__
         while tb is not None and tb.tb_frame.f_code.co_filename != path:
@@ -136,17 +150,17 @@ def _run_submission(path: str) -> None:
 
 
 def main() -> None:
-    cfg = json.loads(sys.argv[1])
+    cfg = marshal.loads(bytes.fromhex(sys.argv[1]))
     os.chdir(cfg["workdir"])
     _limits(cfg)
     report: dict[str, Any] = {}
     try:
         _apply(cfg, cfg["layers"], report)
     except Exception:
-        sys.stderr.write(f"grade-sandbox: {json.dumps(report)}\n")
+        sys.stderr.write(f"grade-sandbox: {report}\n")
         sys.exit(125)
     if cfg.get("probe"):
-        sys.stdout.write(json.dumps(report))
+        sys.stdout.write(repr(report))
         _signal_ready()
         return
     _signal_ready()

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import ctypes
 import os
-from collections.abc import Iterable
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 _CREATE_RULESET, _ADD_RULE, _RESTRICT_SELF = 444, 445, 446  # the same on every architecture
 _CREATE_RULESET_VERSION = 1

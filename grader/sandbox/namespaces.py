@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import ctypes
 import os
-from collections.abc import Iterable
-from pathlib import Path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWUSER, CLONE_NEWNET = 0x10000000, 0x40000000
@@ -33,9 +35,13 @@ def enter(uid: int, gid: int) -> None:
     flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
     if libc.unshare(flags) != 0:
         _raise("unshare")
-    Path("/proc/self/setgroups").write_text("deny")
-    Path("/proc/self/uid_map").write_text(f"{uid} {uid} 1")
-    Path("/proc/self/gid_map").write_text(f"{gid} {gid} 1")
+    for name, text in (
+        ("setgroups", "deny"),
+        ("uid_map", f"{uid} {uid} 1"),
+        ("gid_map", f"{gid} {gid} 1"),
+    ):
+        with open(f"/proc/self/{name}", "w") as f:
+            f.write(text)
 
 
 def _mount(source: str, target: str, fstype: str | None, flags: int, data: str | None) -> None:
@@ -71,7 +77,7 @@ def hide(folders: Iterable[str], *, keep: Iterable[str]) -> None:
                     os.makedirs(path, exist_ok=True)
                 else:
                     os.makedirs(os.path.dirname(path), exist_ok=True)
-                    Path(path).touch()
+                    open(path, "a").close()
                 _mount(f"/proc/self/fd/{fd}", path, None, _MS_BIND | _MS_REC, None)
         finally:
             for fd in handles.values():

@@ -6,7 +6,8 @@ Python script with every available layer (see ``_child.py`` for the order they g
 
 from __future__ import annotations
 
-import json
+import ast
+import marshal
 import math
 import os
 import site
@@ -190,8 +191,8 @@ class Sandbox:
                 sys.executable, str(script), b"", Limits(time_s=10), probe=True, uid=None
             )
         try:
-            found: dict[str, str] = json.loads(result.stdout or b"{}")
-        except ValueError:
+            found: dict[str, str] = ast.literal_eval(result.stdout.decode() or "{}")
+        except (ValueError, SyntaxError):
             found = {}
         return found or dict.fromkeys(self.layers, report or "the probe did not start")
 
@@ -240,7 +241,9 @@ class Sandbox:
                 "workdir": str(work),
                 "submission": script,
                 "probe": probe,
-                "layers": sorted(self.layers - ({Layer.UID} if uid is None else set())),
+                "layers": sorted(
+                    str(x) for x in self.layers - ({Layer.UID} if uid is None else set())
+                ),
                 "uid": uid,
                 "gid": uid,
                 "read": read,
@@ -255,7 +258,7 @@ class Sandbox:
                 "nproc": _NPROC,
             }
             done = spawn_and_wait(
-                [python, "-I", str(_CHILD), json.dumps(config)],
+                [python, "-I", str(_CHILD), marshal.dumps(config).hex()],
                 env=child_environment(work, os.environ),
                 stdin=base / "stdin",
                 stdout=base / "stdout",

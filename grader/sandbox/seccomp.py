@@ -14,7 +14,6 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
-import platform
 import struct
 
 _LD_W_ABS, _JEQ, _JSET, _RET = 0x20, 0x15, 0x45, 0x06
@@ -190,7 +189,7 @@ _ARCHES = {
 
 
 def supported() -> bool:
-    return platform.machine() in _ARCHES
+    return os.uname().machine in _ARCHES
 
 
 def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
@@ -199,7 +198,7 @@ def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
 
 def build_filter(pid: int) -> bytes:
     """The BPF program for this machine's architecture, letting ``pid`` signal only itself."""
-    arch, table, foreign = _ARCHES[platform.machine()]
+    arch, table, foreign = _ARCHES[os.uname().machine]
     deny = _insn(_RET, _ERRNO | errno.EPERM)
     prog = [
         _insn(_LD_W_ABS, _OFF_ARCH),
