@@ -266,3 +266,22 @@ def test_every_command_has_help(command: list[str]) -> None:
     assert result.exit_code == 0
     assert "Usage:" in result.stdout
     assert "Show this message and exit." in result.stdout
+
+
+def test_strict_sandbox_failure_exits_4_with_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from grader.sandbox import Sandbox
+
+    monkeypatch.setattr(Sandbox, "_probe", lambda self: {"seccomp": "OSError: nope"})
+    result = grade_cli("quantize", str(script("quantize_student.py")), "--sandbox", "strict")
+    assert result.exit_code == 4
+    assert result.stderr.startswith("grade: error: --sandbox strict: this machine lacks")
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_sandbox_off_warns_on_stderr_and_still_grades() -> None:
+    result = grade_cli(
+        "specdec", str(script("specdec_student.py")), "--sandbox", "off", "--format", "json"
+    )
+    assert result.exit_code == 0
+    assert "warning: --sandbox off" in result.stderr
+    assert json.loads(result.stdout)["passed"] == 10

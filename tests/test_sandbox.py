@@ -271,3 +271,35 @@ def test_syntax_error_reads_like_python(
 def test_off_mode_warns_loudly() -> None:
     notice = Sandbox.create(SandboxMode.OFF).notice()
     assert notice is not None and "trusted code" in notice
+
+
+def test_a_sandbox_that_cannot_start_is_a_grader_error(quantize: Exercise) -> None:
+    # Mounts without their own mount namespace are refused (they would cover the host's /tmp).
+    broken = Sandbox(SandboxMode.AUTO, frozenset({Layer.MOUNTS}), {})
+    report = grade(
+        quantize,
+        SCRIPTS / "quantize_student.py",
+        cases=exercise_cases(quantize)[:1],
+        runner=broken.run,
+    )
+    assert report.cases[0].verdict is Verdict.GRADER_ERROR
+    assert "mounts need the namespaces layer" in report.cases[0].message
+    assert report.exit_code == 4
+
+
+def test_strict_refuses_a_machine_missing_a_layer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(
+        Sandbox,
+        "_probe",
+        lambda self: {
+            "namespaces": "ok",
+            "mounts": "ok",
+            "landlock": "OSError: no Landlock",
+            "seccomp": "ok",
+        },
+    )
+    with pytest.raises(SandboxUnavailable, match="lacks landlock: OSError: no Landlock"):
+        Sandbox.create(SandboxMode.STRICT)
+    auto = Sandbox.create(SandboxMode.AUTO)
+    assert Layer.LANDLOCK not in auto.layers
+    assert "landlock (files readable and writable as the grader's user)" in (auto.notice() or "")

@@ -111,7 +111,14 @@ def _apply(cfg: Config, layers: list[str], report: dict[str, Any]) -> None:
 
     step("uid", identity)
     step("namespaces", enter)
-    step("mounts", lambda: namespaces.hide(cfg["hide"], keep=cfg["keep"]))
+
+    def cover() -> None:
+        # Outside a mount namespace of its own this would cover the host's /tmp: never.
+        if report.get("namespaces") != "ok":
+            raise OSError("mounts need the namespaces layer")
+        namespaces.hide(cfg["hide"], keep=cfg["keep"])
+
+    step("mounts", cover)
     step("landlock", lock)
     step("seccomp", filter_syscalls)
 
