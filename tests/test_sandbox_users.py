@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -96,6 +97,7 @@ def test_root_runs_each_case_under_its_own_uid() -> None:
 
 def _attack_as(uid: int, gid: int, python: str) -> dict:  # type: ignore[type-arg]
     secret_dir = Path(tempfile.mkdtemp(dir="/var/tmp"))
+    name = f"zz-grade-attack-{uuid.uuid4().hex}.txt"
     try:
         secret_dir.chmod(0o755)
         secret = secret_dir / "answer.out"
@@ -108,6 +110,7 @@ def _attack_as(uid: int, gid: int, python: str) -> dict:  # type: ignore[type-ar
                 [str(ATTACKS / "read_secrets.py"), {"files": [str(secret)]}],
                 [str(ATTACKS / "stat_hidden.py"), {"files": [str(secret)]}],
                 [str(ATTACKS / "processes.py"), None],
+                [str(ATTACKS / "write_outside.py"), {"dirs": ["/tmp", "/dev/shm"], "name": name}],
             ],
             "solution": str(SCRIPTS / "specdec_student.py"),
             "stdin": case,
@@ -125,12 +128,15 @@ def _attack_as(uid: int, gid: int, python: str) -> dict:  # type: ignore[type-ar
         )
         assert result.returncode == 0, result.stderr
         out: dict = json.loads(result.stdout)  # type: ignore[type-arg]
-        for name in ("read_secrets.py", "stat_hidden.py", "processes.py"):
-            assert [x for x in out[f"strict:{name}"] if x.startswith("OK")] == [], name
-            assert [x for x in out[f"off:{name}"] if x.startswith("OK")], name  # the control
+        attacks = ("read_secrets.py", "stat_hidden.py", "processes.py", "write_outside.py")
+        for attack in attacks:
+            assert [x for x in out[f"strict:{attack}"] if x.startswith("OK")] == [], attack
+            assert [x for x in out[f"off:{attack}"] if x.startswith("OK")], attack  # the control
         code, stdout, stderr = out["solution"]
         assert code == 0, stderr
         assert stdout.replace("\r\n", "\n").startswith("round 1: +5 tokens: the cat sat on the\n")
         return out
     finally:
         shutil.rmtree(secret_dir)
+        for folder in ("/tmp", "/dev/shm"):
+            Path(folder, name).unlink(missing_ok=True)
