@@ -12,6 +12,7 @@ import click
 
 from . import __version__
 from .errors import ExitCode, GraderError
+from .render import FORMATS
 from .resources import ROOT_ENV, Root, find_root
 
 DEFAULT_COMMAND = "check"
@@ -89,10 +90,18 @@ def cli() -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["auto", "rich", "plain", "json"]),
+    type=click.Choice(["auto", "rich", *FORMATS]),
     default="auto",
     show_default=True,
-    help="auto: rich on a terminal, plain when piped or NO_COLOR is set.",
+    help="auto: rich on a terminal, plain when piped or NO_COLOR is set. github: annotations, "
+    "plus a Markdown table appended to $GITHUB_STEP_SUMMARY when that is set.",
+)
+@click.option(
+    "--output",
+    "-o",
+    "output",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Write the report to this file instead of stdout.",
 )
 @click.option(
     "--cases",
@@ -122,6 +131,7 @@ def check(
     jobs: int | None,
     sandbox_mode: str,
     root: Path | None,
+    output: Path | None,
 ) -> None:
     """Grade SUBMISSION (a Python script) on EXERCISE's cases."""
     from .grading import check_submission, exercise_cases, grade, secret_folders
@@ -132,15 +142,20 @@ def check(
     check_submission(submission)
     runner = _runner(sandbox_mode, secret_folders(spec, cases_dir))
     report = grade(spec, submission, cases=cases, timeout_s=timeout, jobs=jobs, runner=runner)
-    _emit(report, fmt)
+    _emit(report, fmt, output)
     sys.exit(report.exit_code)
 
 
-def _emit(report: Any, fmt: str) -> None:
+def _emit(report: Any, fmt: str, output: Path | None) -> None:
+    if fmt == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
+        from .render.github import render_github_summary
+
+        with open(os.environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as summary:
+            summary.write(render_github_summary(report))
     if fmt == "auto":
-        terminal = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+        terminal = output is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
         fmt = "rich" if terminal else "plain"
-    if fmt == "rich":
+    if fmt == "rich" and output is None:
         from rich.console import Console
 
         from .render.text import render_text
@@ -149,7 +164,11 @@ def _emit(report: Any, fmt: str) -> None:
         return
     from .render import renderer
 
-    click.echo(renderer(fmt)(report), nl=False)
+    text = renderer("plain" if fmt == "rich" else fmt)(report)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
 
 
 @cli.command("list")

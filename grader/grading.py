@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import socket
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .cases import Case, load_cases
@@ -78,6 +80,7 @@ def grade(
     chosen = tuple(cases) if cases is not None else exercise_cases(exercise)
     limits = exercise.limits if timeout_s is None else replace(exercise.limits, time_s=timeout_s)
     workers = max(1, min(jobs or os.cpu_count() or 1, len(chosen)))
+    started = datetime.now(UTC)
 
     def one(case: Case) -> CaseOutcome:
         try:
@@ -90,4 +93,10 @@ def grade(
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         outcomes = tuple(pool.map(one, chosen))
-    return Report(exercise=exercise.name, submission=str(submission), cases=outcomes)
+    return Report(
+        exercise=exercise.name,
+        submission=str(submission),
+        cases=outcomes,
+        started_at=started.strftime("%Y-%m-%dT%H:%M:%S"),
+        hostname=socket.gethostname(),
+    )

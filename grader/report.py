@@ -41,6 +41,11 @@ class CaseOutcome:
         return self.verdict is Verdict.PASSED
 
     @property
+    def visible(self) -> bool:
+        """Whether its input, expected output and actual output may be shown (feedback policy)."""
+        return self.visibility is Visibility.VISIBLE
+
+    @property
     def points(self) -> float:
         return self.max_points if self.passed else 0.0
 
@@ -50,6 +55,8 @@ class Report:
     exercise: str
     submission: str
     cases: tuple[CaseOutcome, ...]
+    started_at: str = ""  # ISO 8601, UTC, to the second, without a zone (as JUnit wants it)
+    hostname: str = ""
 
     @property
     def passed(self) -> int:
@@ -73,6 +80,10 @@ class Report:
         if self.max_points > 0:
             return self.points / self.max_points
         return 1.0 if self.passed == self.total else 0.0
+
+    @property
+    def time_s(self) -> float:
+        return round(sum(c.time_s for c in self.cases), 3)
 
     @property
     def exit_code(self) -> ExitCode:

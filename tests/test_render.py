@@ -5,13 +5,15 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
 from conftest import script
 from rich.console import Console
 
 from grader.compare import TokenComparator
 from grader.grading import exercise_cases, grade
-from grader.render import renderer
+from grader.render import FORMATS, renderer
 from grader.render.escape import safe
+from grader.render.github import render_github_summary
 from grader.render.text import render_text
 from grader.report import CaseOutcome, Report, Verdict
 from grader.spec import Exercise, Visibility
@@ -40,6 +42,8 @@ def sample_report() -> Report:
     return Report(
         exercise="quantize",
         submission="my.py",
+        started_at="2026-11-29T10:00:00",
+        hostname="ci-runner",
         cases=(
             _outcome("01-sample-outlier", Verdict.PASSED, "output matches"),
             _outcome(
@@ -87,12 +91,26 @@ def sample_report() -> Report:
     )
 
 
-def test_plain_report_golden(golden) -> None:  # type: ignore[no-untyped-def]
-    golden("report_plain.txt", renderer("plain")(sample_report()))
+GOLDEN_FILES = {
+    "plain": "report_plain.txt",
+    "json": "report.json",
+    "junit": "report_junit.xml",
+    "gradescope": "report_gradescope.json",
+    "github": "report_github.txt",
+}
 
 
-def test_json_report_golden(golden) -> None:  # type: ignore[no-untyped-def]
-    golden("report.json", renderer("json")(sample_report()))
+@pytest.mark.parametrize("fmt", sorted(GOLDEN_FILES))
+def test_report_golden(golden, fmt: str) -> None:  # type: ignore[no-untyped-def]
+    golden(GOLDEN_FILES[fmt], renderer(fmt)(sample_report()))
+
+
+def test_github_summary_golden(golden) -> None:  # type: ignore[no-untyped-def]
+    golden("report_github_summary.md", render_github_summary(sample_report()))
+
+
+def test_every_format_has_a_golden_file() -> None:
+    assert set(GOLDEN_FILES) == set(FORMATS)
 
 
 def test_rich_without_colour_prints_the_plain_text() -> None:
@@ -111,8 +129,9 @@ def test_rich_with_colour_styles_verdicts() -> None:
 
 def test_hidden_case_reveals_nothing_in_any_format() -> None:
     report = sample_report()
-    for fmt in ("plain", "json"):
+    for fmt in FORMATS:
         assert "SECRET" not in renderer(fmt)(report), fmt
+    assert "SECRET" not in render_github_summary(report)
     hidden = json.loads(renderer("json")(report))["cases"][4]
     assert hidden["status"] == "wrong_answer" and hidden["visibility"] == "hidden"
 

@@ -1,6 +1,6 @@
 """Report renderers: pure functions ``Report -> str``, looked up by format name.
 
-Modules are imported on first use so that ``grade --help`` does not pay for rich.
+Modules are imported on first use so that ``grade --help`` pays for neither rich nor the report.
 """
 
 from __future__ import annotations
@@ -8,16 +8,21 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from importlib import import_module
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
-from ..report import Report
+if TYPE_CHECKING:
+    from ..report import Report
 
-Renderer = Callable[[Report], str]
+    Renderer = Callable[[Report], str]
 
-# format name -> (module, function); "rich" is not here: it prints styled text, see cli.py
+# format name -> (module, function). "rich" is not here: it prints styled text to a terminal.
 FORMATS: Mapping[str, tuple[str, str]] = MappingProxyType(
     {
         "plain": ("text", "render_plain"),
         "json": ("json", "render_json"),
+        "junit": ("junit", "render_junit"),
+        "gradescope": ("gradescope", "render_gradescope"),
+        "github": ("github", "render_github"),
     }
 )
 

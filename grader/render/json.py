@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .. import __version__
 from ..report import CaseOutcome, Report
-from ..spec import Visibility
 
+SCHEMA_VERSION = 1
 HIDDEN_MESSAGE = "hidden case"
 
 
 def _case(outcome: CaseOutcome) -> dict[str, Any]:
-    visible = outcome.visibility is Visibility.VISIBLE
     return {
         "name": outcome.name,
         "title": outcome.title,
@@ -20,7 +20,7 @@ def _case(outcome: CaseOutcome) -> dict[str, Any]:
         "time_s": outcome.time_s,
         "exit_code": outcome.exit_code,
         # The message quotes expected and actual tokens, which a hidden case must not reveal.
-        "message": outcome.message if visible or outcome.passed else HIDDEN_MESSAGE,
+        "message": outcome.message if outcome.visible or outcome.passed else HIDDEN_MESSAGE,
         "points": outcome.points,
         "max_points": outcome.max_points,
         "visibility": outcome.visibility.value,
@@ -29,6 +29,8 @@ def _case(outcome: CaseOutcome) -> dict[str, Any]:
 
 def to_dict(report: Report) -> dict[str, Any]:
     return {
+        "schema_version": SCHEMA_VERSION,
+        "grader_version": __version__,
         "exercise": report.exercise,
         "submission": report.submission,
         "passed": report.passed,
@@ -36,6 +38,8 @@ def to_dict(report: Report) -> dict[str, Any]:
         "score": round(report.score, 6),
         "points": report.points,
         "max_points": report.max_points,
+        "time_s": report.time_s,
+        "started_at": report.started_at,
         "cases": [_case(c) for c in report.cases],
     }
 

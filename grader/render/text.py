@@ -13,7 +13,6 @@ from rich.text import Text
 
 from ..compare import Comparison, Mismatch
 from ..report import CaseOutcome, Report, Verdict
-from ..spec import Visibility
 from .escape import safe, shorten
 
 INPUT_LINES = 6
@@ -64,6 +63,18 @@ def render_plain(report: Report) -> str:
     return render_text(report).plain
 
 
+def case_details(outcome: CaseOutcome) -> str:
+    """The plain-text feedback under one case (empty for a pass), for the other formats to embed.
+
+    Hidden cases get no input or output here either: this is where every format gets it from.
+    """
+    if outcome.passed:
+        return ""
+    out = Text()
+    _details(out, outcome)
+    return "\n".join(line[5:] for line in out.plain.splitlines()) + "\n"
+
+
 def _lines(n: int) -> str:
     return f"{n} line" if n == 1 else f"{n} lines"
 
@@ -95,7 +106,7 @@ def _block(out: Text, label: str, text: str, max_lines: int, *, tail: bool = Fal
 def _details(out: Text, outcome: CaseOutcome) -> None:
     if outcome.title != outcome.name:
         _row(out, "case", outcome.name, "dim")
-    if outcome.visibility is not Visibility.VISIBLE:
+    if not outcome.visible:
         _row(out, "", "hidden case: no input or output is shown", "dim")
         return
     _row(out, "problem", safe(outcome.message), _STYLE[outcome.verdict])

@@ -1,0 +1,61 @@
+"""``--format github``: workflow-command annotations, and a Markdown job summary.
+
+Student text can only appear inside an annotation's escaped message (``%``, CR and LF encoded as
+GitHub's toolkit does), so it can never start a line, and so never a workflow command of its own.
+The summary is Markdown for ``$GITHUB_STEP_SUMMARY``: HTML and table syntax in it are escaped.
+"""
+
+from __future__ import annotations
+
+import html
+
+from ..report import Report
+
+MAX_ANNOTATIONS = 10  # GitHub shows at most 10 error annotations per step
+
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(report: Report) -> str:
+    lines = []
+    failed = [c for c in report.cases if not c.passed]
+    for outcome in failed[:MAX_ANNOTATIONS]:
+        title = f"{report.exercise}: {outcome.title} ({outcome.verdict.value})"
+        message = outcome.message if outcome.visible else "hidden case"
+        if outcome.visible and outcome.hint:
+            message += f"\nhint: {outcome.hint}"
+        lines.append(f"::error title={escape_property(title)}::{escape_data(message)}")
+    if len(failed) > MAX_ANNOTATIONS:
+        lines.append(f"{len(failed) - MAX_ANNOTATIONS} more failing cases are in the job summary")
+    lines.append(
+        f"{report.exercise}: {report.passed}/{report.total} cases passed, score {report.score:.2f}"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    return html.escape(" ".join(text.split()), quote=False).replace("|", "\\|")
+
+
+def render_github_summary(report: Report) -> str:
+    rows = [
+        f"### {_cell(report.exercise)}: {report.passed}/{report.total} cases passed, "
+        f"score {report.score:.2f}",
+        "",
+        "| | case | verdict | time | points | problem |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for c in report.cases:
+        mark = "✅" if c.passed else "❌"
+        problem = "" if c.passed else (c.message if c.visible else "hidden case")
+        rows.append(
+            f"| {mark} | {_cell(c.title)} | {c.verdict.value} | {c.time_s:.2f} s | "
+            f"{c.points:g}/{c.max_points:g} | {_cell(problem)} |"
+        )
+    return "\n".join(rows) + "\n\n"

@@ -1,0 +1,74 @@
+"""``--format junit``: JUnit XML (the Ant schema) for GitLab, Jenkins and GitHub test reporters.
+
+One ``<testsuite>`` per report; ``<failure>`` for a wrong answer or a limit, ``<error>`` for a crash
+or a grader error; the suite's ``<system-out>`` carries the (capped) output of visible cases.
+XML 1.0 cannot hold most control characters at all, so student text goes through ``safe`` first.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from ..report import CaseOutcome, Report, Verdict
+from .escape import safe
+from .text import case_details
+
+OUTPUT_CAP = 4096  # characters of each case's stdout kept in <system-out>
+_ERRORS = frozenset({Verdict.RUNTIME_ERROR, Verdict.GRADER_ERROR})
+
+
+def _lines(text: str) -> str:
+    return "\n".join(safe(line) for line in text.splitlines())
+
+
+def _testcase(suite: ET.Element, report: Report, outcome: CaseOutcome) -> None:
+    case = ET.SubElement(
+        suite,
+        "testcase",
+        name=outcome.title,
+        classname=report.exercise,
+        time=f"{outcome.time_s:.3f}",
+    )
+    if outcome.passed:
+        return
+    tag = "error" if outcome.verdict in _ERRORS else "failure"
+    message = outcome.message if outcome.visible else "hidden case"
+    problem = ET.SubElement(case, tag, message=safe(message), type=outcome.verdict.value)
+    problem.text = _lines(case_details(outcome))
+
+
+def _system_out(report: Report) -> str:
+    parts = []
+    for outcome in report.cases:
+        if outcome.visible and outcome.stdout:
+            text = outcome.stdout[:OUTPUT_CAP]
+            more = " (cut)" if len(outcome.stdout) > OUTPUT_CAP else ""
+            parts.append(f"--- {outcome.name}: stdout{more}\n{_lines(text)}")
+    return "\n".join(parts)
+
+
+def render_junit(report: Report) -> str:
+    failures = sum(1 for c in report.cases if not c.passed and c.verdict not in _ERRORS)
+    errors = sum(1 for c in report.cases if c.verdict in _ERRORS)
+    suite = ET.Element(
+        "testsuite",
+        name=report.exercise,
+        timestamp=report.started_at or "1970-01-01T00:00:00",
+        hostname=report.hostname or "localhost",
+        tests=str(report.total),
+        failures=str(failures),
+        errors=str(errors),
+        skipped="0",
+        time=f"{report.time_s:.3f}",
+    )
+    properties = ET.SubElement(suite, "properties")
+    for name, value in (("submission", report.submission), ("score", f"{report.score:.6g}")):
+        ET.SubElement(properties, "property", name=name, value=safe(value))
+    for outcome in report.cases:
+        _testcase(suite, report, outcome)
+    ET.SubElement(suite, "system-out").text = _system_out(report)
+    ET.SubElement(suite, "system-err").text = ""
+    ET.indent(suite)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suite, encoding="unicode") + "\n"
+    )
