@@ -11,6 +11,7 @@ import contextlib
 import os
 import select
 import signal
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -19,6 +20,31 @@ from pathlib import Path
 from ..errors import InternalError
 
 STATUS_FD = 3  # the child writes one byte here once its sandbox is up
+
+
+class Running:
+    """The process groups of the runs in progress, so that Ctrl-C can end them at once."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pids: set[int] = set()
+        self.cancelled = False
+
+    def add(self, pid: int) -> None:
+        with self._lock:
+            self._pids.add(pid)
+            if self.cancelled:
+                _kill_group(pid)
+
+    def remove(self, pid: int) -> None:
+        with self._lock:
+            self._pids.discard(pid)
+
+    def cancel(self) -> None:
+        with self._lock:
+            self.cancelled = True
+            for pid in self._pids:
+                _kill_group(pid)
 
 
 @dataclass(frozen=True)
@@ -40,6 +66,7 @@ def spawn_and_wait(
     stderr: Path,
     timeout_s: float,
     also_kill_uid: int | None = None,
+    running: Running | None = None,
 ) -> Exit:
     out_flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
     ready_r, ready_w = os.pipe()
@@ -57,6 +84,8 @@ def spawn_and_wait(
             raise InternalError(f"cannot start {argv[0]}: {exc}") from exc
         finally:
             os.close(ready_w)
+        if running is not None:
+            running.add(pid)
         try:
             timed_out = not _wait_for_exit(pid, timeout_s)
             wall = time.monotonic() - start
@@ -67,6 +96,8 @@ def spawn_and_wait(
             if also_kill_uid is not None:
                 kill_uid(also_kill_uid)
             _, status, usage = os.wait4(pid, 0)
+            if running is not None:
+                running.remove(pid)
         ready = os.read(ready_r, 1) == b"1"
     finally:
         os.close(ready_r)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InternalError
-from .process import read_capped, spawn_and_wait
+from .process import Running, read_capped, spawn_and_wait
 from .types import EXPOSED, Layer, LimitHit, Limits, RunResult, SandboxMode
 
 _CHILD = Path(__file__).with_name("_child.py")
@@ -144,6 +144,7 @@ class Sandbox:
         repr=False,
         compare=False,
     )
+    _running: Running = field(default_factory=Running, repr=False, compare=False)
 
     @classmethod
     def create(
@@ -170,6 +171,10 @@ class Sandbox:
             why = "; ".join(f"{layer}: {missing[layer]}" for layer in sorted(required))
             raise SandboxUnavailable(f"--sandbox strict: this machine lacks {why}")
         return cls(mode, frozenset(layers), missing, hidden)
+
+    def cancel(self) -> None:
+        """End every run in progress and refuse new ones (Ctrl-C in a batch)."""
+        self._running.cancel()
 
     def notice(self) -> str | None:
         """One line for stderr saying what is not isolated, or None when nothing is missing."""
@@ -201,6 +206,8 @@ class Sandbox:
         if len(argv) != 2:
             raise InternalError(f"the sandbox runs [python, script], not {list(argv)}")
         python, script = argv
+        if self._running.cancelled:
+            raise InternalError("cancelled")
         uid = None
         if Layer.UID in self.layers and others_can_read(script):
             uid = self._uids.take()
@@ -265,6 +272,7 @@ class Sandbox:
                 stderr=base / "stderr",
                 timeout_s=limits.time_s,
                 also_kill_uid=uid,
+                running=self._running,
             )
             stdout, out_over = read_capped(base / "stdout", cap)
             stderr, err_over = read_capped(base / "stderr", cap)
