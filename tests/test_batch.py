@@ -195,3 +195,20 @@ def _sandbox_running(marker: str) -> bool:
             except OSError:
                 pass
     return False
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_only_on_a_terminal() -> None:
+    from grader.batch import Entry
+    from grader.render.progress import batch_progress
+
+    for stream, shown in ((io.StringIO(), False), (_Terminal(), True)):
+        with batch_progress(2, stream) as done:
+            done(Entry("a", "a.py", None, "binary"))
+            done(Entry("b", "b.py", None, "binary"))
+        assert bool(stream.getvalue()) is shown
+    assert "2 not passing" in stream.getvalue()
