@@ -243,8 +243,10 @@ def test_regen_check_reports_a_stale_output(root_copy: Root) -> None:
 def test_list_shows_titles() -> None:
     result = grade_cli("list")
     assert result.exit_code == 0
-    assert "quantize  Group-wise absmax int8 quantization" in result.stdout
-    assert "specdec   Speculative decoding rounds" in result.stdout
+    rows = [line.split(None, 1) for line in result.stdout.splitlines()]
+    assert ["quantize", "Group-wise absmax int8 quantization"] in rows
+    assert ["specdec", "Speculative decoding rounds"] in rows
+    assert ["decode-speed", "Memory-bound decode speed"] in rows
 
 
 def test_show_prints_statement_and_samples_only() -> None:
