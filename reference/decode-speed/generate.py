@@ -3,8 +3,16 @@
 import random
 import sys
 
-MODELS = [("tiny", 0.5), ("phi", 2.7), ("llama-7b", 7), ("mistral", 7.3), ("llama-13b", 13),
-          ("mixtral", 46.7), ("llama-70b", 70), ("big", 405)]
+MODELS = [
+    ("tiny", 0.5),
+    ("phi", 2.7),
+    ("llama-7b", 7),
+    ("mistral", 7.3),
+    ("llama-13b", 13),
+    ("mixtral", 46.7),
+    ("llama-70b", 70),
+    ("big", 405),
+]
 GPUS = [320, 448, 900, 1008, 2039, 3350, 4800]
 
 
