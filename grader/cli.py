@@ -5,8 +5,9 @@ from __future__ import annotations
 import difflib
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -16,6 +17,7 @@ from .render import FORMATS
 from .resources import ROOT_ENV, Root, find_root
 
 DEFAULT_COMMAND = "check"
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class DefaultGroup(click.Group):
@@ -59,6 +61,28 @@ sandbox_option = click.option(
     help="strict: every isolation layer or refuse to run (for CI); auto: what this machine "
     "offers, saying what is missing; off: limits and a clean environment only.",
 )
+
+
+cases_option = click.option(
+    "--cases",
+    "cases_dir",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Grade against this folder of NAME.in/NAME.out pairs instead (e.g. hidden cases).",
+)
+timeout_option = click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Seconds per case, overriding the exercise's limit.",
+)
+
+
+def jobs_option(what: str) -> Callable[[F], F]:
+    return click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(min=1),
+        help=f"{what} run in parallel  [default: number of CPUs]",
+    )
 
 
 def _sandbox(mode: str, hide: list[Path]) -> Any:
@@ -106,23 +130,9 @@ def cli() -> None:
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
     help="Write the report to this file instead of stdout.",
 )
-@click.option(
-    "--cases",
-    "cases_dir",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Grade against this folder of NAME.in/NAME.out pairs instead (e.g. hidden cases).",
-)
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
-    help="Seconds per case, overriding the exercise's limit.",
-)
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    help="Cases run in parallel  [default: number of CPUs]",
-)
+@cases_option
+@timeout_option
+@jobs_option("Cases")
 @sandbox_option
 @root_option
 def check(
@@ -263,23 +273,9 @@ def regen(exercise: str, check_only: bool, sandbox_mode: str, root: Path | None)
     help="Write the gradebook as JSON: every report (for grade merge).",
 )
 @click.option("--shard", help="Grade only the K-th of N deterministic slices, e.g. 2/4.")
-@click.option(
-    "--cases",
-    "cases_dir",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Grade against this folder of NAME.in/NAME.out pairs instead.",
-)
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
-    help="Seconds per case, overriding the exercise's limit.",
-)
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    help="Submissions graded in parallel  [default: number of CPUs]",
-)
+@cases_option
+@timeout_option
+@jobs_option("Submissions")
 @sandbox_option
 @root_option
 def batch(
