@@ -73,6 +73,22 @@ _DENIED_NAMES = (
 )
 _SELF_SIGNAL = ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")  # arg 0 is a pid
 
+# Since Linux 5.1 new syscalls get the same number on every architecture.
+_UNIFIED = {
+    "pidfd_send_signal": 424,
+    "io_uring_setup": 425,
+    "io_uring_enter": 426,
+    "io_uring_register": 427,
+    "open_tree": 428,
+    "move_mount": 429,
+    "fsopen": 430,
+    "fsconfig": 431,
+    "fsmount": 432,
+    "fspick": 433,
+    "clone3": 435,
+    "pidfd_getfd": 438,
+    "mount_setattr": 442,
+}
 _X86_64 = {
     "socket": 41,
     "socketpair": 53,
@@ -114,19 +130,7 @@ _X86_64 = {
     "bpf": 321,
     "execveat": 322,
     "userfaultfd": 323,
-    "pidfd_send_signal": 424,
-    "io_uring_setup": 425,
-    "io_uring_enter": 426,
-    "io_uring_register": 427,
-    "open_tree": 428,
-    "move_mount": 429,
-    "fsopen": 430,
-    "fsconfig": 431,
-    "fsmount": 432,
-    "fspick": 433,
-    "clone3": 435,
-    "pidfd_getfd": 438,
-    "mount_setattr": 442,
+    **_UNIFIED,
 }
 _AARCH64 = {
     "umount2": 39,
@@ -167,19 +171,7 @@ _AARCH64 = {
     "execveat": 281,
     "userfaultfd": 282,
     "kexec_file_load": 294,
-    "pidfd_send_signal": 424,
-    "io_uring_setup": 425,
-    "io_uring_enter": 426,
-    "io_uring_register": 427,
-    "open_tree": 428,
-    "move_mount": 429,
-    "fsopen": 430,
-    "fsconfig": 431,
-    "fsmount": 432,
-    "fspick": 433,
-    "clone3": 435,
-    "pidfd_getfd": 438,
-    "mount_setattr": 442,
+    **_UNIFIED,
 }
 # (audit arch, syscall table, lowest number of a foreign ABI sharing the arch: x32 on x86_64)
 _ARCHES = {
