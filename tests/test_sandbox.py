@@ -303,3 +303,19 @@ def test_strict_refuses_a_machine_missing_a_layer(monkeypatch: pytest.MonkeyPatc
     auto = Sandbox.create(SandboxMode.AUTO)
     assert Layer.LANDLOCK not in auto.layers
     assert "landlock (files readable and writable as the grader's user)" in (auto.notice() or "")
+
+
+def test_other_systems_degrade_to_limits_without_probing(
+    monkeypatch: pytest.MonkeyPatch, quantize: Exercise
+) -> None:
+    monkeypatch.setattr(sys, "platform", "darwin")
+    monkeypatch.setattr(Sandbox, "_probe", lambda self: pytest.fail("probed on darwin"))
+    auto = Sandbox.create(SandboxMode.AUTO)
+    assert not auto.layers & {Layer.NAMESPACES, Layer.MOUNTS, Layer.LANDLOCK, Layer.SECCOMP}
+    assert "not available on darwin" in auto.missing[Layer.SECCOMP]
+    assert "without" in (auto.notice() or "")
+    with pytest.raises(SandboxUnavailable):
+        Sandbox.create(SandboxMode.STRICT)
+    monkeypatch.setattr(sys, "platform", "linux")  # the runs below are real, on this machine
+    report = grade(quantize, SCRIPTS / "quantize_student.py", runner=auto.run)
+    assert report.passed == report.total

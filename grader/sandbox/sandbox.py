@@ -155,7 +155,10 @@ class Sandbox:
         if mode is SandboxMode.OFF:
             return cls(mode, frozenset(), {}, hidden)
         wanted: list[Layer] = [layer for layer in Layer if layer is not Layer.UID]
-        probed = cls(mode, frozenset(wanted), {}, hidden)._probe()
+        if sys.platform == "linux":
+            probed = cls(mode, frozenset(wanted), {}, hidden)._probe()
+        else:  # raw Linux syscall numbers mean something else elsewhere: never try them
+            probed = dict.fromkeys(wanted, f"not available on {sys.platform}")
         layers: set[Layer] = {layer for layer in wanted if probed.get(layer) == "ok"}
         missing: dict[Layer, str] = {
             layer: probed.get(layer, "not reached") for layer in wanted if layer not in layers
