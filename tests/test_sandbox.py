@@ -319,3 +319,20 @@ def test_other_systems_degrade_to_limits_without_probing(
     monkeypatch.setattr(sys, "platform", "linux")  # the runs below are real, on this machine
     report = grade(quantize, SCRIPTS / "quantize_student.py", runner=auto.run)
     assert report.passed == report.total
+
+
+def test_packages_in_the_user_site_stay_importable(
+    strict: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # pip install --user puts a student's numpy there; the child runs with -I and its own HOME
+    user_site = tmp_path / "user-site"
+    user_site.mkdir()
+    (user_site / "grade_user_module.py").write_text("ANSWER = 42\n")
+    import site
+
+    monkeypatch.setattr(site, "ENABLE_USER_SITE", True)
+    monkeypatch.setattr(site, "getusersitepackages", lambda: str(user_site))
+    script = tmp_path / "uses_it.py"
+    script.write_text("import grade_user_module\nprint(grade_user_module.ANSWER)\n")
+    result = strict.run([sys.executable, str(script)], stdin=b"", limits=Limits())
+    assert result.stdout == b"42\n", result.stderr

@@ -170,6 +170,10 @@ def main() -> None:
         sys.stdout.write(repr(report))
         _signal_ready()
         return
+    if cfg.get("user_site"):
+        import site
+
+        site.addsitedir(cfg["user_site"])
     _signal_ready()
     _run_submission(cfg["submission"])
 

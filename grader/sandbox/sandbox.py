@@ -90,6 +90,13 @@ def child_environment(workdir: Path, parent: Mapping[str, str]) -> dict[str, str
     return env
 
 
+def user_site() -> str | None:
+    """The grader's user site-packages (``pip install --user``), which the child's ``-I`` and its
+    HOME inside the work dir would otherwise hide: a student's numpy may live there."""
+    path = site.getusersitepackages() if site.ENABLE_USER_SITE else None
+    return path if path and os.path.isdir(path) else None
+
+
 def python_paths() -> list[str]:
     """The running interpreter's installation and site-packages: what a submission may read."""
     paths = {
@@ -246,8 +253,10 @@ class Sandbox:
             if uid is not None:
                 os.chown(work, uid, uid)
             (base / "stdin").write_bytes(stdin)
-            read = [*python_paths(), *_SYSTEM_READ, script]
+            extra_site = user_site()
+            read = [*python_paths(), *([extra_site] if extra_site else []), *_SYSTEM_READ, script]
             config = {
+                "user_site": extra_site,
                 "workdir": str(work),
                 "submission": script,
                 "probe": probe,
