@@ -10,6 +10,7 @@ import ast
 import marshal
 import math
 import os
+import signal
 import site
 import stat
 import sys
@@ -67,7 +68,7 @@ _NEVER_HIDDEN = frozenset(
         "/dev",
     }
 )
-_MEMORY_ERROR = b"MemoryError"
+_MEMORY_ERROR = "MemoryError"  # Python's, and numpy's _ArrayMemoryError
 
 
 class SandboxUnavailable(InternalError):
@@ -202,14 +203,14 @@ class Sandbox:
         with tempfile.TemporaryDirectory(prefix="grade-probe-") as tmp:
             script = Path(tmp) / "probe.py"
             script.write_text("")
-            result, report = self._run(
+            result, failure = self._run(
                 sys.executable, str(script), b"", Limits(time_s=10), probe=True, uid=None
             )
         try:
             found: dict[str, str] = ast.literal_eval(result.stdout.decode() or "{}")
         except (ValueError, SyntaxError):
             found = {}
-        return found or dict.fromkeys(self.layers, report or "the probe did not start")
+        return found or dict.fromkeys(self.layers, failure or "the probe did not start")
 
     def run(self, argv: Sequence[str], *, stdin: bytes, limits: Limits) -> RunResult:
         """Run ``argv`` = ``[python, script]`` with ``stdin`` as input, in a fresh directory."""
@@ -293,11 +294,11 @@ class Sandbox:
         hit: LimitHit | None = None
         if done.timed_out:
             hit = LimitHit.WALL_TIME
-        elif sig == 24 or (sig == 9 and done.cpu_s >= limits.time_s):  # SIGXCPU, or its backstop
-            hit = LimitHit.CPU_TIME
-        elif out_over or err_over or sig == 25:  # SIGXFSZ
+        elif sig == signal.SIGXCPU or (sig == signal.SIGKILL and done.cpu_s >= limits.time_s):
+            hit = LimitHit.CPU_TIME  # the soft CPU limit, or the hard one as its backstop
+        elif out_over or err_over or sig == signal.SIGXFSZ:
             hit = LimitHit.OUTPUT
-        elif done.status != 0 and _MEMORY_ERROR in _tail(stderr).encode():
+        elif done.status != 0 and _MEMORY_ERROR in _tail(stderr):
             hit = LimitHit.MEMORY
         result = RunResult(
             exit_code=None if sig is not None else done.status,
