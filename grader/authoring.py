@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import ExerciseError, UsageError
-from .expected import reference_output
+from .expected import reference_output, regenerate
 from .grading import Runner
 from .material import material, validate
 from .resources import Root
@@ -138,9 +138,5 @@ def new_exercise(name: str, root: Root, *, runner: Runner) -> list[Path]:
         written.append(path)
     from .spec import load_exercise
 
-    exercise = load_exercise(name, root)
-    for source in sorted(exercise.cases_dir.glob("*.in")):
-        out = source.with_suffix(".out")
-        out.write_text(reference_output(exercise, source.read_bytes(), runner=runner))
-        written.append(out)
+    written += [item.path for item in regenerate(load_exercise(name, root), runner=runner)]
     return written

@@ -54,3 +54,11 @@ def stale_outputs(exercise: Exercise, *, runner: Runner | None = None) -> tuple[
         if fresh != current:
             found.append(Stale(out, current, fresh))
     return tuple(found)
+
+
+def regenerate(exercise: Exercise, *, runner: Runner | None = None) -> tuple[Stale, ...]:
+    """Rewrite every ``.out`` that is missing or stale; returns what it wrote."""
+    stale = stale_outputs(exercise, runner=runner)
+    for item in stale:
+        item.path.write_text(item.fresh, encoding="utf-8")
+    return stale

@@ -22,31 +22,33 @@ from .base import cli, open_sandbox, resolve_root, root_option, sandbox_option
 @root_option
 def regen(exercise: str, check_only: bool, sandbox_mode: str, root: Path | None) -> None:
     """Recompute EXERCISE's expected outputs (.out files) from the reference solution."""
-    from ..expected import stale_outputs
+    from ..expected import regenerate, stale_outputs
     from ..grading import secret_folders
     from ..spec import load_exercise
 
     spec = load_exercise(exercise, resolve_root(root))
-    stale = stale_outputs(spec, runner=open_sandbox(sandbox_mode, secret_folders(spec)).run)
-    for item in stale:
-        if check_only:
-            diff = difflib.unified_diff(
-                (item.current or "").splitlines(keepends=True),
-                item.fresh.splitlines(keepends=True),
-                fromfile=str(item.path) if item.current is not None else "/dev/null",
-                tofile=f"{item.path} (reference)",
-            )
-            click.echo("".join(diff), nl=False)
-        else:
-            item.path.write_text(item.fresh, encoding="utf-8")
+    runner = open_sandbox(sandbox_mode, secret_folders(spec)).run
+    stale = (
+        regenerate(spec, runner=runner) if not check_only else stale_outputs(spec, runner=runner)
+    )
+    if not check_only:
+        for item in stale:
             click.echo(f"wrote {item.path}")
-    if check_only and stale:
+        stale = ()
+    for item in stale:
+        diff = difflib.unified_diff(
+            (item.current or "").splitlines(keepends=True),
+            item.fresh.splitlines(keepends=True),
+            fromfile=str(item.path) if item.current is not None else "/dev/null",
+            tofile=f"{item.path} (reference)",
+        )
+        click.echo("".join(diff), nl=False)
+    if stale:
         click.echo(
             f"{len(stale)} expected output(s) are stale; run: grade regen {exercise}", err=True
         )
         sys.exit(ExitCode.FAILED)
-    if not stale:
-        click.echo(f"{exercise}: every expected output matches the reference", err=True)
+    click.echo(f"{exercise}: every expected output matches the reference", err=True)
 
 
 @cli.command("verify")
