@@ -28,13 +28,15 @@ def regen(exercise: str, check_only: bool, sandbox_mode: str, root: Path | None)
 
     spec = load_exercise(exercise, resolve_root(root))
     runner = open_sandbox(sandbox_mode, secret_folders(spec)).run
-    stale = (
-        regenerate(spec, runner=runner) if not check_only else stale_outputs(spec, runner=runner)
-    )
+    matches = f"{exercise}: every expected output matches the reference"
     if not check_only:
-        for item in stale:
+        written = regenerate(spec, runner=runner)
+        for item in written:
             click.echo(f"wrote {item.path}")
-        stale = ()
+        if not written:
+            click.echo(matches, err=True)
+        return
+    stale = stale_outputs(spec, runner=runner)
     for item in stale:
         diff = difflib.unified_diff(
             (item.current or "").splitlines(keepends=True),
@@ -48,7 +50,7 @@ def regen(exercise: str, check_only: bool, sandbox_mode: str, root: Path | None)
             f"{len(stale)} expected output(s) are stale; run: grade regen {exercise}", err=True
         )
         sys.exit(ExitCode.FAILED)
-    click.echo(f"{exercise}: every expected output matches the reference", err=True)
+    click.echo(matches, err=True)
 
 
 @cli.command("verify")
