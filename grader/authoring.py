@@ -16,7 +16,7 @@ from .expected import reference_output, regenerate
 from .grading import Runner
 from .material import material, validate
 from .resources import Root
-from .spec import SPEC_SUFFIX, CaseMeta, Exercise, Visibility, parse_case_meta, read_yaml
+from .spec import SPEC_SUFFIX, CaseMeta, Exercise, Visibility, parse_case_meta, parse_yaml
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _TOP_LEVEL = re.compile(r"^[^\s#]")
@@ -68,14 +68,16 @@ def add_case(
     exercise.cases_dir.mkdir(parents=True, exist_ok=True)
     source.write_bytes(data)
     target.write_text(expected, encoding="utf-8")
-    if new_spec is not None:
-        exercise.spec_path.write_text(new_spec, encoding="utf-8")
-    meta = parse_case_meta(exercise.spec_path, read_yaml(exercise.spec_path).get("cases"))
-    return NewCase(name, expected, meta.get(name))
+    if new_spec is None:
+        return NewCase(name, expected, exercise.case_meta.get(name))
+    text, meta = new_spec
+    exercise.spec_path.write_text(text, encoding="utf-8")
+    return NewCase(name, expected, meta)
 
 
-def set_case_meta(spec: Path, name: str, fields: dict[str, object]) -> str:
-    """The spec's text with ``cases.NAME`` set to ``fields`` (removed when empty), checked."""
+def set_case_meta(spec: Path, name: str, fields: dict[str, object]) -> tuple[str, CaseMeta | None]:
+    """The spec's text with ``cases.NAME`` set to ``fields`` (removed when empty), parsed strictly
+    again, and the case's metadata as that parse reads it."""
     lines = spec.read_text(encoding="utf-8").splitlines()
     try:
         start = lines.index("cases:")
@@ -104,17 +106,10 @@ def set_case_meta(spec: Path, name: str, fields: dict[str, object]) -> str:
         # JSON strings and numbers are valid YAML scalars, quoted safely
         block += [f"  {name}:", *(f"    {k}: {json.dumps(v)}" for k, v in fields.items())]
     text = "\n".join([*lines[: start + 1], *block, *lines[end:]]) + "\n"
-    _check(spec, text, name, fields)
-    return text
-
-
-def _check(spec: Path, text: str, name: str, fields: dict[str, object]) -> None:
-    import yaml
-
-    data = yaml.safe_load(text)
-    meta = parse_case_meta(spec, (data or {}).get("cases"))
-    if fields and meta.get(name) is None:
+    meta = parse_case_meta(spec, (parse_yaml(spec, text) or {}).get("cases")).get(name)
+    if fields and meta is None:
         raise ExerciseError(spec, f"could not add cases.{name}; add the metadata by hand")
+    return text, meta
 
 
 def new_exercise(name: str, root: Root, *, runner: Runner) -> list[Path]:

@@ -79,6 +79,11 @@ def read_yaml(path: Path) -> Any:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ExerciseError(path, f"cannot read: {exc}") from exc
+    return parse_yaml(path, text)
+
+
+def parse_yaml(path: Path, text: str) -> Any:
+    """``text`` as YAML, strictly; errors name ``path``."""
     try:
         return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass: no arbitrary objects
     except yaml.YAMLError as exc:
