@@ -15,8 +15,9 @@ from .errors import ExerciseError, UsageError
 from .expected import reference_output, regenerate
 from .grading import Runner
 from .material import material, validate
+from .records import Visibility
 from .resources import Root
-from .spec import SPEC_SUFFIX, CaseMeta, Exercise, Visibility, parse_case_meta, parse_yaml
+from .spec import SPEC_SUFFIX, Exercise, parse_case_meta, parse_yaml
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _TOP_LEVEL = re.compile(r"^[^\s#]")
@@ -25,8 +26,7 @@ _TOP_LEVEL = re.compile(r"^[^\s#]")
 @dataclass(frozen=True)
 class NewCase:
     name: str
-    expected: str
-    meta: CaseMeta | None
+    expected: str  # what the reference printed, the case's .out
 
 
 def _check_name(name: str, what: str) -> None:
@@ -68,16 +68,14 @@ def add_case(
     exercise.cases_dir.mkdir(parents=True, exist_ok=True)
     source.write_bytes(data)
     target.write_text(expected, encoding="utf-8")
-    if new_spec is None:
-        return NewCase(name, expected, exercise.case_meta.get(name))
-    text, meta = new_spec
-    exercise.spec_path.write_text(text, encoding="utf-8")
-    return NewCase(name, expected, meta)
+    if new_spec is not None:
+        exercise.spec_path.write_text(new_spec, encoding="utf-8")
+    return NewCase(name, expected)
 
 
-def set_case_meta(spec: Path, name: str, fields: dict[str, object]) -> tuple[str, CaseMeta | None]:
-    """The spec's text with ``cases.NAME`` set to ``fields`` (removed when empty), parsed strictly
-    again, and the case's metadata as that parse reads it."""
+def set_case_meta(spec: Path, name: str, fields: dict[str, object]) -> str:
+    """The spec's text with ``cases.NAME`` set to ``fields`` (removed when empty), checked by
+    parsing it strictly again."""
     lines = spec.read_text(encoding="utf-8").splitlines()
     try:
         start = lines.index("cases:")
@@ -109,7 +107,7 @@ def set_case_meta(spec: Path, name: str, fields: dict[str, object]) -> tuple[str
     meta = parse_case_meta(spec, (parse_yaml(spec, text) or {}).get("cases")).get(name)
     if fields and meta is None:
         raise ExerciseError(spec, f"could not add cases.{name}; add the metadata by hand")
-    return text, meta
+    return text
 
 
 def new_exercise(name: str, root: Root, *, runner: Runner) -> list[Path]:
@@ -119,7 +117,7 @@ def new_exercise(name: str, root: Root, *, runner: Runner) -> list[Path]:
     """
     _check_name(name, "exercise")
     spec = root.exercises / f"{name}{SPEC_SUFFIX}"
-    folders = [root.cases / name, root.reference / name]
+    folders = [root.cases / name, root.material / name]
     taken = [p for p in (spec, *folders) if p.exists()]
     if taken:
         raise UsageError(f"exercise {name} exists already: {taken[0]}")

@@ -1,23 +1,24 @@
-"""Grade a whole class: find the submissions, split them into shards, grade them in parallel.
+"""Grade a whole class: find the submissions, split them into shards, grade them in one pool.
 
-One bad submission (unreadable, binary, not Python, a folder without exactly one script) becomes
-an error row of the gradebook; crashes and timeouts are ordinary reports. Ctrl-C stops handing out
-work, lets the running submissions finish (each is bounded by its time limits) and keeps them.
+Every case-run of every submission goes into one pool of ``plan.jobs`` workers, so the cores stay
+busy and a hung submission costs about one time limit, not one per case. One bad submission
+(unreadable, binary, not Python, a folder without exactly one script) becomes an error row; crashes
+and timeouts are ordinary feedback. Ctrl-C ends the runs in progress and keeps what was graded.
 """
 
 from __future__ import annotations
 
 import glob
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
-from .cases import Case
-from .errors import GraderError, UsageError
-from .grading import Runner, grade
-from .report import Report
-from .spec import Exercise
+from .errors import UsageError
+from .gradebook import Entry, Gradebook
+from .grading import Plan, now, report, submission_problem, submit_cases
+from .records import CaseOutcome
 
 
 @dataclass(frozen=True)
@@ -25,41 +26,6 @@ class Submission:
     name: str
     path: Path
     problem: str | None = None  # why it cannot be graded, if it cannot
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One row of the gradebook: a report, or the reason there is none."""
-
-    name: str
-    path: str
-    report: Report | None
-    error: str | None = None
-
-
-@dataclass(frozen=True)
-class Gradebook:
-    exercise: str
-    case_names: tuple[str, ...]
-    entries: tuple[Entry, ...]
-    shard: str | None = None
-    interrupted: bool = False
-
-
-def _script_problem(path: Path) -> str | None:
-    if path.suffix != ".py":
-        return "not a Python script (.py)"
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        return f"unreadable: {exc.strerror}"
-    if b"\0" in data:
-        return "a binary file, not a Python script"
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return "not UTF-8 text"
-    return None
 
 
 def _visible(folder: Path) -> list[Path]:
@@ -71,7 +37,7 @@ def _from_folder(folder: Path, name: str) -> Submission:
     if len(scripts) != 1:
         found = ", ".join(p.name for p in scripts) or "none"
         return Submission(name, folder, f"expected one .py file in the folder, found {found}")
-    return Submission(name, scripts[0], _script_problem(scripts[0]))
+    return Submission(name, scripts[0], submission_problem(scripts[0]))
 
 
 def discover(paths: Sequence[str]) -> list[Submission]:
@@ -96,7 +62,7 @@ def discover(paths: Sequence[str]) -> list[Submission]:
 
 def _expand(path: Path) -> list[Submission]:
     if not path.is_dir():
-        return [Submission(str(path), path, _script_problem(path))]
+        return [Submission(str(path), path, submission_problem(path))]
     children = _visible(path)
     if sum(p.suffix == ".py" for p in children) == 1 and not any(p.is_dir() for p in children):
         return [_from_folder(path, path.name)]
@@ -104,7 +70,7 @@ def _expand(path: Path) -> list[Submission]:
         _from_folder(child, child.name)
         if child.is_dir()
         else Submission(
-            child.stem if child.suffix == ".py" else child.name, child, _script_problem(child)
+            child.stem if child.suffix == ".py" else child.name, child, submission_problem(child)
         )
         for child in children
     ]
@@ -126,58 +92,62 @@ def shard(submissions: Sequence[Submission], k: int, n: int) -> list[Submission]
     return [s for i, s in enumerate(ordered) if i % n == k - 1]
 
 
+@dataclass
+class _InFlight:
+    submission: Submission
+    started: datetime
+    futures: list[Future[CaseOutcome]]
+    left: int
+
+
 def grade_batch(
-    exercise: Exercise,
+    plan: Plan,
     submissions: Sequence[Submission],
     *,
-    cases: Sequence[Case],
-    runner: Runner,
-    jobs: int,
-    timeout_s: float | None = None,
     shard_label: str | None = None,
     on_done: Callable[[Entry], None] | None = None,
-    cancel: Callable[[], None] | None = None,
 ) -> Gradebook:
-    """Grade each submission (its cases one after another; ``jobs`` submissions at a time).
+    """Grade every submission with ``plan``; ``on_done`` hears of each row as it completes.
 
-    On Ctrl-C, ``cancel`` (the sandbox's) ends the runs in progress; the gradebook keeps the
-    submissions that were fully graded before and is marked interrupted.
+    On Ctrl-C the plan's runs in progress end at once; the gradebook keeps the submissions that
+    were fully graded and is marked interrupted.
     """
-
-    def one(sub: Submission) -> Entry:
-        if sub.problem is not None:
-            return Entry(sub.name, str(sub.path), None, sub.problem)
-        try:
-            report = grade(
-                exercise, sub.path, cases=cases, runner=runner, jobs=1, timeout_s=timeout_s
-            )
-        except GraderError as exc:
-            return Entry(sub.name, str(sub.path), None, str(exc))
-        return Entry(sub.name, str(sub.path), report)
-
     done: dict[str, Entry] = {}
+
+    def finish(entry: Entry) -> None:
+        done[entry.submission] = entry
+        if on_done is not None:
+            on_done(entry)
+
     interrupted = False
-    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
-    pending: set[Future[Entry]] = {pool.submit(one, s) for s in submissions}
+    pool = ThreadPoolExecutor(max_workers=plan.jobs)
+    owner: dict[Future[CaseOutcome], _InFlight] = {}
     try:
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                entry = future.result()
-                done[entry.name] = entry
-                if on_done is not None:
-                    on_done(entry)
+        for sub in submissions:
+            if sub.problem is not None:
+                finish(Entry(sub.name, str(sub.path), None, sub.problem))
+                continue
+            futures = submit_cases(pool, plan, sub.path.resolve(), plan.cases)
+            flight = _InFlight(sub, now(), futures, len(futures))
+            owner.update(dict.fromkeys(futures, flight))
+        for future in as_completed(owner):
+            flight = owner[future]
+            flight.left -= 1
+            if flight.left == 0:
+                outcomes = [f.result() for f in flight.futures]
+                sub = flight.submission
+                graded = report(plan, sub.path, outcomes, flight.started).feedback()
+                finish(Entry(sub.name, str(sub.path), graded))
     except KeyboardInterrupt:
         interrupted = True
-        for future in pending:
+        for future in owner:
             future.cancel()
-        if cancel is not None:
-            cancel()
+        plan.cancel()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     return Gradebook(
-        exercise=exercise.name,
-        case_names=tuple(c.name for c in cases),
+        exercise=plan.exercise.name,
+        case_names=tuple(c.name for c in plan.cases),
         entries=tuple(done[name] for name in sorted(done)),
         shard=shard_label,
         interrupted=interrupted,

@@ -3,23 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import ExerciseError
-from .spec import CaseMeta, Visibility
+from .records import Case
+from .spec import CaseMeta, Exercise, parse_case_meta, read_yaml
 
-
-@dataclass(frozen=True)
-class Case:
-    name: str
-    input: bytes
-    expected: str
-    title: str
-    points: float = 1.0
-    hint: str | None = None
-    visibility: Visibility = Visibility.VISIBLE
-    sample: bool = False
+CASES_META_FILE = "cases.yaml"
 
 
 def load_cases(
@@ -61,3 +51,17 @@ def _case(name: str, input_path: Path, output_path: Path, meta: CaseMeta | None)
         visibility=meta.visibility,
         sample=meta.sample,
     )
+
+
+def exercise_cases(exercise: Exercise, cases_dir: Path | None = None) -> tuple[Case, ...]:
+    """The exercise's own cases, or those of ``cases_dir`` (CI's hidden cases).
+
+    A ``cases.yaml`` beside a ``--cases`` folder gives its cases titles, points and visibility.
+    """
+    if cases_dir is None:
+        return load_cases(exercise.cases_dir, exercise.case_meta, meta_source=exercise.spec_path)
+    meta_file = cases_dir / CASES_META_FILE
+    if meta_file.is_file():
+        meta = parse_case_meta(meta_file, read_yaml(meta_file))
+        return load_cases(cases_dir, meta, meta_source=meta_file)
+    return load_cases(cases_dir, {})

@@ -11,48 +11,10 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Protocol
 
-
-class Mismatch(StrEnum):
-    TOKEN = "token"
-    MISSING_TOKEN = "missing_token"
-    EXTRA_TOKEN = "extra_token"
-    MISSING_LINE = "missing_line"
-    EXTRA_LINE = "extra_line"
-    LINE = "line"  # whole-line comparators do not look at tokens
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """The verdict of one comparison and, when it failed, where the output first differs."""
-
-    ok: bool
-    kind: Mismatch | None = None
-    line: int | None = None  # 1-based
-    token: int | None = None  # 1-based
-    expected: str | None = None  # the expected token (or line)
-    got: str | None = None
-    expected_line: str | None = None
-    got_line: str | None = None
-    note: str = ""
-
-    @property
-    def message(self) -> str:
-        if self.ok:
-            return "output matches"
-        at = f"line {self.line}" + (f", token {self.token}" if self.token else "")
-        text = {
-            Mismatch.TOKEN: f"{at}: expected {self.expected!r}, got {self.got!r}",
-            Mismatch.LINE: f"{at}: expected {self.expected!r}, got {self.got!r}",
-            Mismatch.MISSING_TOKEN: f"{at}: missing token, expected {self.expected!r}",
-            Mismatch.EXTRA_TOKEN: f"{at}: extra token {self.got!r}",
-            Mismatch.MISSING_LINE: f"{at}: missing line, expected {self.expected!r}",
-            Mismatch.EXTRA_LINE: f"{at}: extra line {self.got!r}",
-        }[self.kind or Mismatch.LINE]
-        return f"{text} ({self.note})" if self.note else text
+from .records import Comparison, Mismatch
 
 
 class Comparator(Protocol):
@@ -76,10 +38,12 @@ def _line_level(expected: list[str], got: list[str]) -> Comparison | None:
         n = len(got) + 1
         note = "the output was empty" if not got else ""
         exp = expected[n - 1]
-        return Comparison(False, Mismatch.MISSING_LINE, n, None, exp, None, exp, None, note)
+        return Comparison(
+            False, Mismatch.MISSING_LINE, line=n, expected=exp, expected_line=exp, note=note
+        )
     if len(got) > len(expected):
         n = len(expected) + 1
-        return Comparison(False, Mismatch.EXTRA_LINE, n, None, None, got[n - 1], None, got[n - 1])
+        return Comparison(False, Mismatch.EXTRA_LINE, line=n, got=got[n - 1], got_line=got[n - 1])
     return None
 
 
@@ -112,15 +76,41 @@ class TokenComparator:
                 continue
             ok, note = self._token(exp, have)
             if not ok:
-                return Comparison(False, Mismatch.TOKEN, n, t, exp, have, exp_line, got_line, note)
+                return Comparison(
+                    False,
+                    Mismatch.TOKEN,
+                    line=n,
+                    token=t,
+                    expected=exp,
+                    got=have,
+                    expected_line=exp_line,
+                    got_line=got_line,
+                    note=note,
+                )
         if len(got_tokens) < len(exp_tokens):
             t = len(got_tokens) + 1
             exp = exp_tokens[t - 1]
-            return Comparison(False, Mismatch.MISSING_TOKEN, n, t, exp, None, exp_line, got_line)
+            return Comparison(
+                False,
+                Mismatch.MISSING_TOKEN,
+                line=n,
+                token=t,
+                expected=exp,
+                expected_line=exp_line,
+                got_line=got_line,
+            )
         if len(got_tokens) > len(exp_tokens):
             t = len(exp_tokens) + 1
             have = got_tokens[t - 1]
-            return Comparison(False, Mismatch.EXTRA_TOKEN, n, t, None, have, exp_line, got_line)
+            return Comparison(
+                False,
+                Mismatch.EXTRA_TOKEN,
+                line=n,
+                token=t,
+                got=have,
+                expected_line=exp_line,
+                got_line=got_line,
+            )
         return None
 
     def _token(self, exp: str, have: str) -> tuple[bool, str]:
@@ -145,7 +135,15 @@ class ExactComparator:
         want, have = normalise(expected), normalise(got)
         for n, (exp, line) in enumerate(zip(want, have, strict=False), start=1):
             if exp != line:
-                return Comparison(False, Mismatch.LINE, n, None, exp, line, exp, line)
+                return Comparison(
+                    False,
+                    Mismatch.LINE,
+                    line=n,
+                    expected=exp,
+                    got=line,
+                    expected_line=exp,
+                    got_line=line,
+                )
         return _line_level(want, have) or Comparison(True)
 
 

@@ -16,6 +16,7 @@ class ExitCode(IntEnum):
     USAGE = 2  # the caller asked for something that does not exist or cannot be read
     BROKEN_EXERCISE = 3  # spec, cases or metadata are malformed
     GRADER_ERROR = 4  # the grader, the reference or the machine is at fault
+    INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT: what was graded is kept
 
 
 class GraderError(Exception):

@@ -7,28 +7,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import ExerciseError, InternalError
-from .grading import Runner, default_runner
-from .judge import decode, last_line
-from .sandbox import RunResult
+from .grading import Runner
+from .material import material
 from .spec import Exercise
+from .text import decode, last_line
 
 
-def reference_output(exercise: Exercise, data: bytes, *, runner: Runner | None = None) -> str:
-    """What the reference prints for ``data``; ``InternalError`` if it does not end cleanly."""
-    if exercise.reference is None:
-        raise InternalError(
-            f"{exercise.name} has no reference solution here (reference/ is teacher material, "
-            "only in a checkout or a --root)"
-        )
-    run_case = runner if runner is not None else default_runner(exercise)
-    run: RunResult = run_case(
-        [sys.executable, str(exercise.reference)], stdin=data, limits=exercise.limits
-    )
+def reference_output(exercise: Exercise, data: bytes, *, runner: Runner) -> str:
+    """What the reference solution prints for ``data``; ``InternalError`` unless it ends cleanly."""
+    solution = material(exercise).solution
+    run = runner([sys.executable, str(solution)], stdin=data, limits=exercise.limits)
     if run.exit_code != 0 or run.limit_hit is not None:
         why = run.limit_hit or f"exit code {run.exit_code}, signal {run.signal}"
-        raise InternalError(
-            f"reference {exercise.reference} failed ({why}): {last_line(decode(run.stderr))}"
-        )
+        raise InternalError(f"reference {solution} failed ({why}): {last_line(decode(run.stderr))}")
     return decode(run.stdout)
 
 
@@ -41,11 +32,10 @@ class Stale:
     fresh: str
 
 
-def stale_outputs(exercise: Exercise, *, runner: Runner | None = None) -> tuple[Stale, ...]:
+def stale_outputs(exercise: Exercise, *, runner: Runner) -> tuple[Stale, ...]:
     """Every ``.in`` of the exercise whose ``.out`` is missing or not what the reference prints."""
     if not exercise.cases_dir.is_dir():
         raise ExerciseError(exercise.cases_dir, "no such case folder")
-    runner = runner if runner is not None else default_runner(exercise)
     found = []
     for source in sorted(exercise.cases_dir.glob("*.in")):
         out = source.with_suffix(".out")
@@ -56,7 +46,7 @@ def stale_outputs(exercise: Exercise, *, runner: Runner | None = None) -> tuple[
     return tuple(found)
 
 
-def regenerate(exercise: Exercise, *, runner: Runner | None = None) -> tuple[Stale, ...]:
+def regenerate(exercise: Exercise, *, runner: Runner) -> tuple[Stale, ...]:
     """Rewrite every ``.out`` that is missing or stale; returns what it wrote."""
     stale = stale_outputs(exercise, runner=runner)
     for item in stale:

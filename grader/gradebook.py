@@ -1,6 +1,7 @@
-"""The gradebook files: JSON (the reports) and CSV (one row per submission), and merging shards.
+"""A class's results: the ``Gradebook`` record, its JSON and CSV files, a summary, and merging.
 
-Everything here works on the JSON form, so ``grade merge`` needs nothing but the shard files.
+A gradebook holds ``Feedback`` (never a raw report), so hidden cases stay hidden in every file.
+Its JSON form is complete: ``grade merge`` needs nothing but the shard files.
 """
 
 from __future__ import annotations
@@ -9,105 +10,188 @@ import csv
 import io
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from .batch import Gradebook
-from .errors import UsageError
-from .render.json import SCHEMA_VERSION, to_dict
+from .errors import ExitCode, UsageError
+from .records import Feedback
+from .render.escape import safe
+from .render.json import SCHEMA_VERSION, feedback_from_dict, to_dict
 
 KIND = "grade-gradebook"
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would run as a formula
 
 
-def gradebook_dict(book: Gradebook) -> dict[str, Any]:
-    return {
-        "kind": KIND,
-        "schema_version": SCHEMA_VERSION,
-        "exercise": book.exercise,
-        "cases": list(book.case_names),
-        "shard": book.shard,
-        "interrupted": book.interrupted,
-        "submissions": [
-            {
-                "submission": e.name,
-                "path": e.path,
-                "error": e.error,
-                "report": to_dict(e.report) if e.report is not None else None,
-            }
-            for e in book.entries
-        ],
-    }
+@dataclass(frozen=True)
+class Entry:
+    """One row: a submission's feedback, or the reason it could not be graded."""
+
+    submission: str
+    path: str
+    feedback: Feedback | None
+    error: str | None = None
 
 
-def csv_text(book: dict[str, Any]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["submission", "score", "passed", "total", "error", *book["cases"]])
-    for row in book["submissions"]:
-        report = row["report"] or {}
-        verdicts = {c["name"]: c["status"] for c in report.get("cases", [])}
-        writer.writerow(
-            [
-                row["submission"],
-                f"{report['score']:.4f}" if report else "0.0000",
-                report.get("passed", 0),
-                report.get("total", len(book["cases"])),
-                row["error"] or "",
-                *(verdicts.get(name, "") for name in book["cases"]),
-            ]
-        )
-    return out.getvalue()
+@dataclass(frozen=True)
+class Gradebook:
+    exercise: str
+    case_names: tuple[str, ...]
+    entries: tuple[Entry, ...]
+    shard: str | None = None  # "K/N" for one slice of a class
+    interrupted: bool = False
+
+    @property
+    def graded(self) -> int:
+        return sum(e.feedback is not None for e in self.entries)
+
+    @property
+    def exit_code(self) -> ExitCode:
+        """0 when every submission got a row, whatever its score: a low mark is not a CI error."""
+        if self.interrupted:
+            return ExitCode.INTERRUPTED
+        if any(
+            e.feedback is not None and e.feedback.exit_code is ExitCode.GRADER_ERROR
+            for e in self.entries
+        ):
+            return ExitCode.GRADER_ERROR
+        return ExitCode.OK
+
+    def to_json(self) -> str:
+        data = {
+            "kind": KIND,
+            "schema_version": SCHEMA_VERSION,
+            "exercise": self.exercise,
+            "cases": list(self.case_names),
+            "shard": self.shard,
+            "interrupted": self.interrupted,
+            "submissions": [
+                {
+                    "submission": e.submission,
+                    "path": e.path,
+                    "error": e.error,
+                    "report": to_dict(e.feedback) if e.feedback is not None else None,
+                }
+                for e in self.entries
+            ],
+        }
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def load(cls, path: Path) -> Gradebook:
+        """A gradebook file written by ``grade batch --json``; ``UsageError`` for anything else."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"cannot read gradebook {path}: {exc}") from exc
+        if not isinstance(data, dict) or data.get("kind") != KIND:
+            raise UsageError(f"{path} is not a grade gradebook (from grade batch --json)")
+        try:
+            return cls(
+                exercise=str(data["exercise"]),
+                case_names=tuple(str(n) for n in data["cases"]),
+                entries=tuple(
+                    Entry(
+                        submission=str(row["submission"]),
+                        path=str(row["path"]),
+                        feedback=None
+                        if row["report"] is None
+                        else feedback_from_dict(row["report"]),
+                        error=row["error"],
+                    )
+                    for row in data["submissions"]
+                ),
+                shard=data["shard"],
+                interrupted=bool(data["interrupted"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise UsageError(f"{path} is a damaged gradebook: {type(exc).__name__} {exc}") from exc
+
+    def csv(self) -> str:
+        """One row per submission, a column per case; names cannot become spreadsheet formulas."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        header = ["submission", "score", "points", "max_points", "passed", "total", "error"]
+        writer.writerow([*header, *(_cell(n) for n in self.case_names)])
+        for e in self.entries:
+            f = e.feedback
+            verdicts = {c.name: c.verdict.value for c in f.cases} if f is not None else {}
+            writer.writerow(
+                [
+                    _cell(e.submission),
+                    f"{f.score:.4f}" if f else "0.0000",
+                    f"{f.points:g}" if f else "0",
+                    f"{f.max_points:g}" if f else "",
+                    f.passed if f else 0,
+                    f.total if f else len(self.case_names),
+                    _cell(e.error or ""),
+                    *(verdicts.get(name, "") for name in self.case_names),
+                ]
+            )
+        return out.getvalue()
+
+    def summary(self) -> str:
+        """One line per submission, for a terminal or a CI log (names shown, never acted on)."""
+        names = [safe(e.submission) for e in self.entries]
+        width = max((len(n) for n in names), default=0)
+        lines = []
+        for name, e in zip(names, self.entries, strict=True):
+            f = e.feedback
+            result = (
+                f"error: {safe(e.error or '')}"
+                if f is None
+                else f"{f.passed}/{f.total} passed, score {f.score:.2f}"
+            )
+            lines.append(f"{name:<{width}}  {result}")
+        n = len(self.entries)
+        lines.append(f"{n} submissions, {self.graded} graded, {n - self.graded} not gradable")
+        return "\n".join(lines) + "\n"
 
 
-def summary_text(book: dict[str, Any]) -> str:
-    """One line per submission, for the terminal or a CI log."""
-    rows = book["submissions"]
-    width = max((len(r["submission"]) for r in rows), default=0)
-    lines = []
-    for row in rows:
-        report = row["report"]
-        result = (
-            f"error: {row['error']}"
-            if report is None
-            else f"{report['passed']}/{report['total']} passed, score {report['score']:.2f}"
-        )
-        lines.append(f"{row['submission']:<{width}}  {result}")
-    graded = sum(r["report"] is not None for r in rows)
-    lines.append(f"{len(rows)} submissions, {graded} graded, {len(rows) - graded} not gradable")
-    return "\n".join(lines) + "\n"
+def _feedback(data: object) -> Feedback | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise TypeError(f"a report must be an object, not {type(data).__name__}")
+    return feedback_from_dict(data)
 
 
-def read(path: Path) -> dict[str, Any]:
-    try:
-        book: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"cannot read gradebook {path}: {exc}") from exc
-    if not isinstance(book, dict) or book.get("kind") != KIND:
-        raise UsageError(f"{path} is not a grade gradebook (from grade batch --json)")
-    return book
+def _cell(text: str) -> str:
+    return "'" + text if text.startswith(_FORMULA_START) else text
 
 
-def merge(books: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """One gradebook from shards of the same exercise; a submission in two shards is an error."""
-    exercises = {b["exercise"] for b in books}
-    if len(exercises) != 1:
-        raise UsageError(f"cannot merge gradebooks of different exercises: {sorted(exercises)}")
-    rows: dict[str, dict[str, Any]] = {}
-    for book in books:
-        for row in book["submissions"]:
-            if row["submission"] in rows:
-                raise UsageError(f"{row['submission']} is in more than one gradebook")
-            rows[row["submission"]] = row
-    return {
-        "kind": KIND,
-        "schema_version": SCHEMA_VERSION,
-        "exercise": books[0]["exercise"],
-        "cases": books[0]["cases"],
-        "shard": None,
-        "interrupted": any(b["interrupted"] for b in books),
-        "submissions": [rows[name] for name in sorted(rows)],
-    }
+def merge(books: Sequence[tuple[str, Gradebook]]) -> Gradebook:
+    """One gradebook from shards (named by their files) of the same exercise and cases."""
+    if not books:
+        raise UsageError("no gradebooks to merge")
+    first_name, first = books[0]
+    rows: dict[str, tuple[str, Entry]] = {}
+    for name, book in books:
+        if book.exercise != first.exercise:
+            raise UsageError(
+                f"cannot merge gradebooks of different exercises: {first_name} is "
+                f"{first.exercise}, {name} is {book.exercise}"
+            )
+        if book.case_names != first.case_names:
+            raise UsageError(
+                f"{name} was graded on other cases than {first_name}: "
+                f"{', '.join(_differ(first.case_names, book.case_names))}"
+            )
+        for entry in book.entries:
+            if entry.submission in rows:
+                raise UsageError(
+                    f"{entry.submission} is in more than one gradebook: "
+                    f"{rows[entry.submission][0]} and {name}"
+                )
+            rows[entry.submission] = (name, entry)
+    return Gradebook(
+        exercise=first.exercise,
+        case_names=first.case_names,
+        entries=tuple(rows[n][1] for n in sorted(rows)),
+        interrupted=any(b.interrupted for _, b in books),
+    )
 
 
-def dump(book: dict[str, Any]) -> str:
-    return json.dumps(book, indent=2, ensure_ascii=False) + "\n"
+def _differ(a: Sequence[str], b: Sequence[str]) -> list[str]:
+    only_a = [f"-{n}" for n in a if n not in b]
+    only_b = [f"+{n}" for n in b if n not in a]
+    return (only_a + only_b) or ["the same cases in another order"]

@@ -1,102 +1,177 @@
-"""Grade one submission against an exercise's cases: the library entry point the CLI wraps."""
+"""Grading runs: ``prepare`` sets one up once (a ``Plan``), ``grade`` grades a submission with it.
+
+Every command that runs submissions builds its ``Plan`` here, so the set-up (which cases, which
+limits, what a run may see, how many at once) is decided in one place, not per command.
+"""
 
 from __future__ import annotations
 
 import os
 import socket
+import stat
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
-from datetime import UTC, datetime
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
 from pathlib import Path
 
-from .cases import Case, load_cases
+from .cases import exercise_cases
 from .errors import GraderError, SubmissionError
 from .judge import grader_error, judge
-from .report import CaseOutcome, Report
-from .sandbox import RunResult, Sandbox, SandboxMode
-from .spec import Exercise, parse_case_meta, read_yaml
+from .records import Case, CaseOutcome, Report
+from .resources import Root
+from .sandbox import Limits, RunResult, Sandbox, SandboxMode
+from .spec import Exercise
 
 Runner = Callable[..., RunResult]  # Sandbox.run's signature: (argv, *, stdin, limits)
-CASES_META_FILE = "cases.yaml"
+MAX_SUBMISSION_BYTES = 1 << 20  # a script larger than 1 MiB is not a student's exercise
+
+
+def submission_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be graded as a submission, or None. The one rule for every command."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return "does not exist"
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror}"
+    if stat.S_ISDIR(info.st_mode):
+        return "is a folder; give the .py file to grade"
+    if not stat.S_ISREG(info.st_mode):
+        return "is not a regular file"  # a FIFO or a device would hang or flood the grader
+    if path.suffix == ".ipynb":
+        return "is a notebook: export it with 'jupyter nbconvert --to script', then grade the .py"
+    if path.suffix != ".py":
+        return "is not a Python script (.py)"
+    if info.st_size > MAX_SUBMISSION_BYTES:
+        return f"is larger than {MAX_SUBMISSION_BYTES >> 10} KiB"
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_SUBMISSION_BYTES + 1)
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror}"
+    if b"\0" in data:
+        return "is a binary file, not a Python script"
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "is not UTF-8 text"
+    return None
 
 
 def check_submission(path: Path) -> Path:
     """The submission as an absolute path, or a ``SubmissionError`` a student can act on."""
-    if not path.exists():
-        raise SubmissionError(f"submission {path} does not exist")
-    if path.is_dir():
-        raise SubmissionError(f"submission {path} is a folder; give the .py file to grade")
-    try:
-        with path.open("rb") as f:
-            f.read(1)
-    except OSError as exc:
-        raise SubmissionError(f"cannot read submission {path}: {exc.strerror}") from exc
+    problem = submission_problem(path)
+    if problem is not None:
+        raise SubmissionError(f"submission {path} {problem}")
     return path.resolve()
 
 
-def exercise_cases(exercise: Exercise, cases_dir: Path | None = None) -> tuple[Case, ...]:
-    """The exercise's own cases, or those of ``cases_dir`` (CI's hidden cases).
+def hidden_from_runs(root: Root, cases_dir: Path | None = None) -> tuple[Path, ...]:
+    """What no run may see: every exercise's cases, the teacher material, a ``--cases`` folder.
 
-    A ``cases.yaml`` beside a ``--cases`` folder gives its cases titles, points and visibility.
+    The one place this is decided; absolute paths, since the sandbox's mounts need them.
     """
-    if cases_dir is None:
-        return load_cases(exercise.cases_dir, exercise.case_meta, meta_source=exercise.spec_path)
-    meta_file = cases_dir / CASES_META_FILE
-    if meta_file.is_file():
-        meta = parse_case_meta(meta_file, read_yaml(meta_file))
-        return load_cases(cases_dir, meta, meta_source=meta_file)
-    return load_cases(cases_dir, {})
+    hidden = [root.cases, root.material]
+    if cases_dir is not None:
+        hidden.append(cases_dir)
+    return tuple(p.resolve() for p in hidden)
 
 
-def secret_folders(exercise: Exercise, cases_dir: Path | None = None) -> list[Path]:
-    """Folders a submission must not see: expected outputs and teacher material."""
-    found = [exercise.cases_dir, cases_dir, exercise.teacher_dir]
-    return [p for p in found if p is not None]
+def open_sandbox(root: Root, *, mode: SandboxMode, cases_dir: Path | None = None) -> Sandbox:
+    """A sandbox for runs of ``root``'s exercises (references included)."""
+    return Sandbox.create(mode, hide=hidden_from_runs(root, cases_dir))
 
 
-def default_runner(exercise: Exercise, cases_dir: Path | None = None) -> Runner:
-    return Sandbox.create(SandboxMode.AUTO, hide=secret_folders(exercise, cases_dir)).run
+@dataclass(frozen=True)
+class Plan:
+    """How a grading run is set up: built once by ``prepare``, then used for every submission."""
+
+    exercise: Exercise
+    cases: tuple[Case, ...]
+    limits: Limits
+    runner: Runner  # the sandbox's run, or a test's stand-in
+    jobs: int  # case-runs at once
+    sandbox: Sandbox | None = field(default=None, repr=False)
+    python: str = sys.executable
+
+    def notice(self) -> str | None:
+        """The sandbox's one line on what is not isolated here, if anything."""
+        return self.sandbox.notice() if self.sandbox is not None else None
+
+    def cancel(self) -> None:
+        """End the runs in progress and refuse new ones (Ctrl-C)."""
+        if self.sandbox is not None:
+            self.sandbox.cancel()
 
 
-def grade(
+def prepare(
     exercise: Exercise,
-    submission: Path,
     *,
-    cases: Sequence[Case] | None = None,
+    cases_dir: Path | None = None,
+    mode: SandboxMode = SandboxMode.AUTO,
+    sandbox: Sandbox | None = None,
     timeout_s: float | None = None,
     jobs: int | None = None,
-    runner: Runner | None = None,
-    python: str = sys.executable,
-) -> Report:
-    """Run ``submission`` on every case (in parallel) and judge each; outcomes keep case order.
+) -> Plan:
+    """The plan for grading submissions of ``exercise`` on its cases (or ``cases_dir``'s).
 
-    ``runner`` defaults to a sandbox in auto mode hiding the exercise's answers; pass a
-    ``Sandbox(...).run`` of your own to choose the mode or to hide a ``--cases`` folder too.
+    ``sandbox``, when given, is reused (no new probe) and made to hide what ``hidden_from_runs``
+    says too; else one is opened in ``mode``.
     """
-    script = check_submission(submission)
-    run_case = runner if runner is not None else default_runner(exercise)
-    chosen = tuple(cases) if cases is not None else exercise_cases(exercise)
+    cases = exercise_cases(exercise, cases_dir)
+    hidden = hidden_from_runs(exercise.root, cases_dir)
+    box = sandbox.hiding(hidden) if sandbox is not None else Sandbox.create(mode, hide=hidden)
     limits = exercise.limits if timeout_s is None else replace(exercise.limits, time_s=timeout_s)
-    workers = max(1, min(jobs or os.cpu_count() or 1, len(chosen)))
-    started = datetime.now(UTC)
+    return Plan(
+        exercise=exercise,
+        cases=cases,
+        limits=limits,
+        runner=box.run,
+        jobs=max(1, jobs or os.cpu_count() or 1),
+        sandbox=box,
+    )
 
-    def one(case: Case) -> CaseOutcome:
-        try:
-            run = run_case([python, str(script)], stdin=case.input, limits=limits)
-            return judge(case, run, exercise.comparator, limits)
-        except GraderError as exc:
-            return grader_error(case, str(exc))
-        except Exception as exc:  # one broken case must not stop the others
-            return grader_error(case, f"{type(exc).__name__}: {exc}")
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        outcomes = tuple(pool.map(one, chosen))
+def run_case(plan: Plan, script: Path, case: Case) -> CaseOutcome:
+    """One case of one (checked) script; a fault of the grader's becomes that case's verdict."""
+    try:
+        run = plan.runner([plan.python, str(script)], stdin=case.input, limits=plan.limits)
+        return judge(case, run, plan.exercise.comparator, plan.limits)
+    except GraderError as exc:
+        return grader_error(case, str(exc))
+    except Exception as exc:  # one broken case must not stop the others
+        return grader_error(case, f"{type(exc).__name__}: {exc}")
+
+
+def submit_cases(
+    pool: Executor, plan: Plan, script: Path, cases: Sequence[Case]
+) -> list[Future[CaseOutcome]]:
+    return [pool.submit(run_case, plan, script, case) for case in cases]
+
+
+def report(
+    plan: Plan, submission: Path, outcomes: Sequence[CaseOutcome], started: datetime
+) -> Report:
     return Report(
-        exercise=exercise.name,
+        exercise=plan.exercise.name,
         submission=str(submission),
-        cases=outcomes,
+        outcomes=tuple(outcomes),
         started_at=started.strftime("%Y-%m-%dT%H:%M:%S"),
         hostname=socket.gethostname(),
     )
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def grade(plan: Plan, submission: Path) -> Report:
+    """Run ``submission`` on every case of the plan (``plan.jobs`` at once), in case order."""
+    script = check_submission(submission)
+    started = now()
+    workers = max(1, min(plan.jobs, len(plan.cases)))
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        outcomes = [f.result() for f in submit_cases(pool, plan, script, plan.cases)]
+    return report(plan, submission, outcomes, started)

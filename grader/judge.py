@@ -4,20 +4,10 @@ from __future__ import annotations
 
 import signal
 
-from .cases import Case
-from .compare import Comparator, Comparison
-from .report import CaseOutcome, Verdict
+from .compare import Comparator
+from .records import Case, CaseOutcome, Comparison, Verdict
 from .sandbox import LimitHit, Limits, RunResult
-
-
-def decode(data: bytes) -> str:
-    # Student output is data: invalid UTF-8 must not crash the grader or hide the rest.
-    return data.decode("utf-8", errors="replace")
-
-
-def last_line(text: str) -> str:
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return lines[-1] if lines else ""
+from .text import decode, last_line
 
 
 def _signal_name(number: int) -> str:
@@ -56,35 +46,17 @@ def judge(case: Case, run: RunResult, comparator: Comparator, limits: Limits) ->
         comparison = comparator(case.expected, stdout)
         verdict = Verdict.PASSED if comparison.ok else Verdict.WRONG_ANSWER
         message = comparison.message
-    return _outcome(case, verdict, message, run.wall_s, run.exit_code, stdout, stderr, comparison)
-
-
-def grader_error(case: Case, message: str) -> CaseOutcome:
-    return _outcome(case, Verdict.GRADER_ERROR, message, 0.0, None, "", "", None)
-
-
-def _outcome(
-    case: Case,
-    verdict: Verdict,
-    message: str,
-    time_s: float,
-    exit_code: int | None,
-    stdout: str,
-    stderr: str,
-    comparison: Comparison | None,
-) -> CaseOutcome:
     return CaseOutcome(
-        name=case.name,
-        title=case.title,
+        case=case,
         verdict=verdict,
         message=message,
-        time_s=round(time_s, 3),
-        exit_code=exit_code,
-        max_points=case.points,
-        visibility=case.visibility,
-        hint=case.hint,
-        input=decode(case.input),
+        time_s=round(run.wall_s, 3),
+        exit_code=run.exit_code,
         stdout=stdout,
         stderr=stderr,
         comparison=comparison,
     )
+
+
+def grader_error(case: Case, message: str) -> CaseOutcome:
+    return CaseOutcome(case=case, verdict=Verdict.GRADER_ERROR, message=message, time_s=0.0)

@@ -1,9 +1,10 @@
 """An exercise's teacher material under ``reference/NAME/``, never shipped in the wheel.
 
-``solution.py`` the reference; ``validate.py`` reads an input on stdin and exits 0 to accept it,
-or non-zero with the reason on stderr; ``generate.py SEED SIZE`` prints a random input (the same
-for the same seed); ``wrong/*.py`` known-wrong solutions whose docstring says
-``expect: <verdict>`` and, on its first line, the mistake it models.
+``solution.py`` the reference solution (the only source of expected outputs); ``validate.py``
+reads an input on stdin and exits 0 to accept it, or non-zero with the reason on stderr;
+``generate.py SEED SIZE`` prints a random input (the same for the same seed); ``wrong/*.py``
+known-wrong solutions whose docstring says ``expect: <verdict>`` and, on its first line, the
+mistake it models.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import ExerciseError, InternalError
-from .report import Verdict
+from .records import Verdict
 from .spec import Exercise
+from .text import decode, last_line
 
 _EXPECT = re.compile(r"^expect:\s*(\w+)\s*$", re.MULTILINE)
 TOOL_TIMEOUT_S = 60  # validators and generators are the teacher's own, trusted code
@@ -27,7 +29,7 @@ TOOL_TIMEOUT_S = 60  # validators and generators are the teacher's own, trusted 
 class WrongSolution:
     path: Path
     expect: Verdict
-    hint: str
+    mistake: str  # the docstring's first line, e.g. "rounds half away from zero"
 
 
 @dataclass(frozen=True)
@@ -51,12 +53,14 @@ class Material:
 
 
 def material(exercise: Exercise) -> Material:
-    if exercise.teacher_dir is None or not (exercise.teacher_dir / exercise.name).is_dir():
+    """The exercise's teacher material, or ``InternalError`` where it is not shipped."""
+    folder = exercise.root.material / exercise.name
+    if not (folder / "solution.py").is_file():
         raise InternalError(
-            f"{exercise.name} has no teacher material here (reference/{exercise.name}/ is only in "
-            "a checkout or a --root)"
+            f"{exercise.name} has no reference solution here (reference/{exercise.name}/ is "
+            "teacher material, only in a checkout or a --root)"
         )
-    return Material(exercise.teacher_dir / exercise.name)
+    return Material(folder)
 
 
 def _wrong(path: Path) -> WrongSolution:
@@ -68,8 +72,8 @@ def _wrong(path: Path) -> WrongSolution:
     if found is None or found.group(1) not in {v.value for v in Verdict}:
         known = ", ".join(v.value for v in Verdict if v is not Verdict.PASSED)
         raise ExerciseError(path, f"its docstring must say 'expect: <verdict>' ({known})")
-    hint = doc.splitlines()[0].removeprefix("Known wrong:").strip() if doc else ""
-    return WrongSolution(path, Verdict(found.group(1)), hint)
+    mistake = doc.splitlines()[0].removeprefix("Known wrong:").strip()
+    return WrongSolution(path, Verdict(found.group(1)), mistake)
 
 
 def validate(m: Material, data: bytes) -> str | None:
@@ -79,8 +83,8 @@ def validate(m: Material, data: bytes) -> str | None:
     done = _tool([sys.executable, str(m.validator)], data)
     if done.returncode == 0:
         return None
-    why = (done.stderr or done.stdout).decode("utf-8", errors="replace").strip().splitlines()
-    return why[-1] if why else f"rejected (exit code {done.returncode})"
+    why = last_line(decode(done.stderr or done.stdout))
+    return why or f"rejected (exit code {done.returncode})"
 
 
 def generate(m: Material, seed: int, size: int) -> bytes:
@@ -88,8 +92,8 @@ def generate(m: Material, seed: int, size: int) -> bytes:
         raise ExerciseError(m.generator, "no generator for this exercise")
     done = _tool([sys.executable, str(m.generator), str(seed), str(size)], b"")
     if done.returncode != 0:
-        why = done.stderr.decode("utf-8", errors="replace").strip().splitlines()
-        raise ExerciseError(m.generator, f"failed: {why[-1] if why else done.returncode}")
+        why = last_line(decode(done.stderr)) or f"exit code {done.returncode}"
+        raise ExerciseError(m.generator, f"failed: {why}")
     return done.stdout
 
 

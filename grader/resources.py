@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
 
+from ._compat import StrEnum
 from .errors import UsageError
 
 ROOT_ENV = "GRADE_ROOT"
@@ -37,7 +37,8 @@ class Root:
         return self.path / "cases"
 
     @property
-    def reference(self) -> Path:
+    def material(self) -> Path:
+        """``reference/``: teacher material (reference solutions, validators, wrong solutions)."""
         return self.path / "reference"
 
 

@@ -7,8 +7,7 @@ teacher's spec must never silently change how students are graded.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -17,16 +16,11 @@ import yaml
 
 from .compare import Comparator, build
 from .errors import ExerciseError, UnknownExercise
+from .records import Visibility
 from .resources import Root
 from .sandbox import Limits
 
 SPEC_SUFFIX = ".yaml"
-
-
-class Visibility(StrEnum):
-    VISIBLE = "visible"
-    HIDDEN = "hidden"
-    AFTER_DUE_DATE = "after_due_date"
 
 
 @dataclass(frozen=True)
@@ -48,8 +42,7 @@ class Exercise:
     case_meta: Mapping[str, CaseMeta]
     spec_path: Path
     cases_dir: Path
-    reference: Path | None = field(default=None)  # absent where teacher material is not shipped
-    teacher_dir: Path | None = None  # reference/: hidden from submissions by the sandbox
+    root: Root  # where it was found: its cases and teacher material live there too
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -178,7 +171,6 @@ def load_exercise(name: str, root: Root) -> Exercise:
         raise UnknownExercise(name, exercise_names(root))
     f = _Fields(path, "", read_yaml(path), ("title", "statement", "limits", "compare", "cases"))
     compare = _Fields(path, "compare", f.get("compare", dict, {}), ("method", "options"))
-    reference = root.reference / name / "solution.py"
     try:
         comparator = build(compare.get("method", str, "tokens"), compare.get("options", dict, {}))
     except ValueError as exc:
@@ -192,6 +184,5 @@ def load_exercise(name: str, root: Root) -> Exercise:
         case_meta=parse_case_meta(path, f.get("cases", dict, None)),
         spec_path=path,
         cases_dir=root.cases / name,
-        reference=reference if reference.is_file() else None,
-        teacher_dir=root.reference,
+        root=root,
     )

@@ -8,15 +8,15 @@ every known-wrong solution fails as it declares; every ``.out`` is what the refe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
-from .cases import Case
+from ._compat import StrEnum
 from .errors import ExerciseError, GraderError
-from .grading import Runner, exercise_cases, grade
+from .grading import Plan, grade, prepare
 from .material import Material, material, validate
-from .report import Report, Verdict
+from .records import Case, Report, Verdict
 from .resources import Root
-from .spec import Exercise, load_exercise
+from .sandbox import Sandbox
+from .spec import load_exercise
 
 MARGIN = 3.0  # the reference's slowest case should leave this factor under the time limit
 
@@ -43,8 +43,15 @@ class Verification:
     def ok(self) -> bool:
         return all(c.status is not Status.FAIL for c in self.checks)
 
+    def table(self) -> str:
+        """The exercise's verdict, then a row per check."""
+        width = max(len(c.name) for c in self.checks)
+        lines = [f"{self.exercise}: {'ok' if self.ok else 'FAILED'}"]
+        lines += [f"  {c.status.value:<4}  {c.name:<{width}}  {c.detail}" for c in self.checks]
+        return "\n".join(lines) + "\n"
 
-def verify(name: str, root: Root, *, runner: Runner) -> Verification:
+
+def verify(name: str, root: Root, *, sandbox: Sandbox) -> Verification:
     checks: list[Check] = []
 
     def done() -> Verification:
@@ -57,10 +64,11 @@ def verify(name: str, root: Root, *, runner: Runner) -> Verification:
         return done()
     checks.append(Check("spec", Status.OK, f"{exercise.spec_path.name} parses strictly"))
     try:
-        cases = exercise_cases(exercise)
+        plan = prepare(exercise, sandbox=sandbox)
     except ExerciseError as exc:
         checks.append(Check("cases", Status.FAIL, str(exc)))
         return done()
+    cases = plan.cases
     checks.append(Check("cases", Status.OK, f"{len(cases)} cases, every one with its metadata"))
     try:
         teacher = material(exercise)
@@ -68,10 +76,10 @@ def verify(name: str, root: Root, *, runner: Runner) -> Verification:
         checks.append(Check("teacher material", Status.FAIL, str(exc)))
         return done()
     checks.append(_inputs(teacher, cases))
-    first = grade(exercise, teacher.solution, cases=cases, runner=runner)
-    second = grade(exercise, teacher.solution, cases=cases, runner=runner)
-    checks.extend(_reference(exercise, cases, first, second))
-    checks.append(_wrong(exercise, teacher, cases, runner))
+    first = grade(plan, teacher.solution)
+    second = grade(plan, teacher.solution)
+    checks.extend(_reference(plan, first, second))
+    checks.append(_wrong(plan, teacher))
     return done()
 
 
@@ -85,30 +93,32 @@ def _inputs(teacher: Material, cases: tuple[Case, ...]) -> Check:
     return Check("inputs", Status.OK, f"{len(cases)} inputs pass validate.py")
 
 
-def _reference(
-    exercise: Exercise, cases: tuple[Case, ...], first: Report, second: Report
-) -> list[Check]:
-    failed = [c for c in first.cases if not c.passed]
+def _reference(plan: Plan, first: Report, second: Report) -> list[Check]:
+    exercise = plan.exercise
+    failed = [c for c in first.outcomes if not c.passed]
     if failed:
-        shown = "; ".join(f"{c.name}: {c.verdict} {c.message}" for c in failed[:3])
+        shown = "; ".join(f"{c.case.name}: {c.verdict} {c.message}" for c in failed[:3])
         passes = Check("reference", Status.FAIL, f"fails {len(failed)} cases: {shown}")
     else:
         passes = Check("reference", Status.OK, f"passes {first.total}/{first.total}, twice")
     differ = [
-        a.name for a, b in zip(first.cases, second.cases, strict=True) if a.stdout != b.stdout
+        a.case.name
+        for a, b in zip(first.outcomes, second.outcomes, strict=True)
+        if a.stdout != b.stdout
     ]
     deterministic = (
         Check("determinism", Status.FAIL, f"output differs between two runs: {', '.join(differ)}")
         if differ
         else Check("determinism", Status.OK, "both runs print the same")
     )
-    slowest = max(first.cases + second.cases, key=lambda c: c.time_s)
+    slowest = max(first.outcomes + second.outcomes, key=lambda c: c.time_s)
     limit = exercise.limits.time_s
     ratio = limit / max(slowest.time_s, 1e-3)
-    detail = f"slowest {slowest.name} took {slowest.time_s:.2f} s of {limit:g} s ({ratio:.1f}x)"
+    detail = (
+        f"slowest {slowest.case.name} took {slowest.time_s:.2f} s of {limit:g} s ({ratio:.1f}x)"
+    )
     margin = Check("time margin", Status.OK if ratio >= MARGIN else Status.WARN, detail)
-    by_name = {c.name: c for c in cases}
-    stale = [c.name for c in first.cases if c.stdout != by_name[c.name].expected]
+    stale = [c.case.name for c in first.outcomes if c.stdout != c.case.expected]
     outputs = (
         Check(
             "expected outputs",
@@ -117,12 +127,12 @@ def _reference(
             f"run: grade regen {exercise.name}",
         )
         if stale
-        else Check("expected outputs", Status.OK, f"{len(cases)} .out match the reference")
+        else Check("expected outputs", Status.OK, f"{first.total} .out match the reference")
     )
     return [passes, deterministic, margin, outputs]
 
 
-def _wrong(exercise: Exercise, teacher: Material, cases: tuple[Case, ...], runner: Runner) -> Check:
+def _wrong(plan: Plan, teacher: Material) -> Check:
     try:
         wrong = teacher.wrong_solutions()
     except ExerciseError as exc:
@@ -131,10 +141,13 @@ def _wrong(exercise: Exercise, teacher: Material, cases: tuple[Case, ...], runne
         return Check("wrong solutions", Status.WARN, "none in wrong/: nothing shows the cases bite")
     problems = []
     for solution in wrong:
-        report = grade(exercise, solution.path, cases=cases, runner=runner)
-        verdicts = {c.verdict for c in report.cases}
+        report = grade(plan, solution.path)
+        verdicts = {c.verdict for c in report.outcomes}
         if verdicts == {Verdict.PASSED}:
-            problems.append(f"{solution.path.name} passes every case: the cases are too weak")
+            problems.append(
+                f"{solution.path.name} passes every case: the cases are too weak "
+                f"(its mistake: {solution.mistake})"
+            )
         elif solution.expect not in verdicts:
             got = ", ".join(sorted(v.value for v in verdicts - {Verdict.PASSED}))
             problems.append(f"{solution.path.name} expected {solution.expect}, got {got}")

@@ -1,15 +1,21 @@
-"""Shared fixtures: the checkout's exercises, student scripts, and golden-file handling.
+"""Shared fixtures: the fixture course, the checkout's exercises, scripts, and golden files.
 
+Behaviour tests use the fixture course under ``tests/data/course`` (exercise ``add``), which no
+teacher edits; only the tests of the shipped exercises themselves load ``exercises/``.
 Regenerate golden files after an intended format change with: pytest --update-golden
 """
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from grader.grading import Plan, prepare
 from grader.resources import Root, RootKind, checkout_root
 from grader.sandbox import Sandbox, SandboxMode
 from grader.spec import Exercise, load_exercise
@@ -17,6 +23,9 @@ from grader.spec import Exercise, load_exercise
 TESTS = Path(__file__).resolve().parent
 SCRIPTS = TESTS / "scripts"
 GOLDEN = TESTS / "golden"
+DATA = TESTS / "data"
+COURSE = DATA / "course"
+ONE_QUANTIZE_CASE = DATA / "one_quantize_case"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -42,29 +51,70 @@ def specdec(root: Root) -> Exercise:
 
 
 @pytest.fixture(scope="session")
-def sandbox(root: Root) -> Sandbox:
-    """The sandbox grade uses by default here, hiding the checkout's answers."""
-    return Sandbox.create(SandboxMode.AUTO, hide=[root.cases, root.reference])
+def course() -> Root:
+    """The fixture course: exercise ``add`` (4 cases, one hidden worth 2 points)."""
+    return Root(COURSE, RootKind.EXPLICIT)
+
+
+@pytest.fixture(scope="session")
+def add(course: Root) -> Exercise:
+    return load_exercise("add", course)
+
+
+@pytest.fixture(scope="session")
+def sandbox() -> Sandbox:
+    """One probed sandbox for the session; each plan makes it hide its own root's answers."""
+    return Sandbox.create(SandboxMode.AUTO)
+
+
+PlanFactory = Callable[..., Plan]
+
+
+@pytest.fixture
+def plan_of(sandbox: Sandbox) -> PlanFactory:
+    """``plan_of(exercise, cases_dir=..., **fields)``: a plan on the session's sandbox, with any
+    of its fields replaced (``cases``, ``limits``, ``runner``, ``jobs``, ``python``)."""
+
+    def make(exercise: Exercise, *, cases_dir: Path | None = None, **fields: Any) -> Plan:
+        plan = prepare(exercise, cases_dir=cases_dir, sandbox=sandbox)
+        if "time_s" in fields:
+            fields["limits"] = dataclasses.replace(plan.limits, time_s=fields.pop("time_s"))
+        return dataclasses.replace(plan, **fields)
+
+    return make
 
 
 @pytest.fixture
 def reference_dir(root: Root) -> Path:
-    if not root.reference.is_dir():
+    if not root.material.is_dir():
         pytest.skip("reference/ is absent (an sdist): teacher material is not shipped")
-    return root.reference
+    return root.material
+
+
+def copy_root(source: Root, target: Path) -> Root:
+    for name in ("exercises", "cases", "reference"):
+        if (source.path / name).is_dir():
+            shutil.copytree(source.path / name, target / name)
+    return Root(target, RootKind.EXPLICIT)
 
 
 @pytest.fixture
 def root_copy(root: Root, tmp_path: Path) -> Root:
-    """A writable copy of the exercises, cases and references, to break on purpose."""
-    for name in ("exercises", "cases", "reference"):
-        if (root.path / name).is_dir():
-            shutil.copytree(root.path / name, tmp_path / name)
-    return Root(tmp_path, RootKind.EXPLICIT)
+    """A writable copy of the shipped exercises, cases and references, to break on purpose."""
+    return copy_root(root, tmp_path / "root")
 
 
 @pytest.fixture
-def golden(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+def course_copy(course: Root, tmp_path: Path) -> Root:
+    """A writable copy of the fixture course, to break on purpose."""
+    return copy_root(course, tmp_path / "course")
+
+
+Golden = Callable[[str, str], None]
+
+
+@pytest.fixture
+def golden(request: pytest.FixtureRequest) -> Golden:
     update = request.config.getoption("--update-golden")
 
     def check(name: str, actual: str) -> None:

@@ -20,17 +20,19 @@ from conftest import SCRIPTS
 from grader.batch import discover, parse_shard, shard
 from grader.cli import cli
 from grader.errors import UsageError
-
-REFERENCE = Path(__file__).resolve().parent.parent / "reference"
+from grader.gradebook import Gradebook
+from grader.resources import Root
+from grader.spec import Exercise
 
 
 @pytest.fixture
-def klass(tmp_path: Path, reference_dir: Path) -> Path:
+def klass(tmp_path: Path, add: Exercise) -> Path:
     """A class folder: good, wrong, crashing, binary, empty and non-Python submissions."""
+    material = add.root.material / "add"
     room = tmp_path / "class"
     for name, source in [
-        ("alice", reference_dir / "specdec" / "solution.py"),
-        ("bob", reference_dir / "specdec" / "wrong" / "no_bonus.py"),
+        ("alice", material / "solution.py"),
+        ("bob", material / "wrong" / "drops_last_number.py"),
         ("carol", SCRIPTS / "killed_by_signal.py"),
     ]:
         (room / name).mkdir(parents=True)
@@ -39,18 +41,18 @@ def klass(tmp_path: Path, reference_dir: Path) -> Path:
     (room / "dave" / "solution.py").write_bytes(b"\x7fELF\x00\x01binary")
     (room / "erin").mkdir()
     (room / "erin" / "notes.txt").write_text("no script here")
-    (room / "frank.py").write_text("while True: pass\n")
+    (room / "=cmd().py").write_text("print(0)\n")  # a name a spreadsheet would run
     (room / "report.pdf").write_bytes(b"%PDF-1.4")
     return room
 
 
 def test_discovery_rules(klass: Path) -> None:
     found = {s.name: s for s in discover([str(klass)])}
-    assert sorted(found) == ["alice", "bob", "carol", "dave", "erin", "frank", "report.pdf"]
+    assert sorted(found) == ["=cmd()", "alice", "bob", "carol", "dave", "erin", "report.pdf"]
     assert found["alice"].path == klass / "alice" / "solution.py" and found["alice"].problem is None
-    assert found["dave"].problem == "a binary file, not a Python script"
+    assert found["dave"].problem == "is a binary file, not a Python script"
     assert found["erin"].problem == "expected one .py file in the folder, found none"
-    assert found["report.pdf"].problem == "not a Python script (.py)"
+    assert found["report.pdf"].problem == "is not a Python script (.py)"
     # a folder holding one script is one submission named after the folder
     assert [s.name for s in discover([str(klass / "alice")])] == ["alice"]
     # quoted globs are expanded by grade itself
@@ -75,49 +77,46 @@ def test_bad_shard_specs(bad: str) -> None:
         parse_shard(bad)
 
 
-def _batch(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, ["batch", *args], catch_exceptions=False)
+def _batch(course: Root, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(
+        cli, ["batch", *args, "--root", str(course.path)], catch_exceptions=False
+    )
     return result.exit_code, result.stdout
 
 
 def test_batch_writes_csv_and_json_and_survives_bad_submissions(
-    klass: Path, tmp_path: Path
+    course: Root, klass: Path, tmp_path: Path
 ) -> None:
+    csv_file, json_file = tmp_path / "g.csv", tmp_path / "g.json"
     code, stdout = _batch(
-        "specdec",
-        str(klass),
-        "--csv",
-        str(tmp_path / "g.csv"),
-        "--json",
-        str(tmp_path / "g.json"),
-        "--timeout",
-        "0.3",
+        course, "add", str(klass), "--csv", str(csv_file), "--json", str(json_file)
     )
     assert code == 0
     assert "7 submissions, 4 graded, 3 not gradable" in stdout
-    rows = {
-        r["submission"]: r for r in csv.DictReader(io.StringIO((tmp_path / "g.csv").read_text()))
-    }
-    assert rows["alice"]["score"] == "1.0000" and rows["alice"]["passed"] == "10"
-    assert rows["bob"]["03-all-accepted-bonus"] == "wrong_answer"
-    assert rows["carol"]["01-sample-good-draft"] == "runtime_error"
-    assert rows["frank"]["01-sample-good-draft"] == "timeout"
-    assert rows["dave"]["error"] == "a binary file, not a Python script"
+    rows = {r["submission"]: r for r in csv.DictReader(io.StringIO(csv_file.read_text()))}
+    assert rows["alice"]["score"] == "1.0000" and rows["alice"]["passed"] == "4"
+    assert (rows["alice"]["points"], rows["alice"]["max_points"]) == ("5", "5")
+    assert rows["bob"]["01-sample"] == "wrong_answer"
+    assert rows["bob"]["04-hidden"] == "wrong_answer"
+    assert rows["carol"]["01-sample"] == "runtime_error"
+    assert rows["dave"]["error"] == "is a binary file, not a Python script"
     assert rows["dave"]["score"] == "0.0000"
-    book = json.loads((tmp_path / "g.json").read_text())
-    assert book["exercise"] == "specdec" and book["interrupted"] is False
+    assert "'=cmd()" in rows  # neutralised: a spreadsheet shows it, never runs it
+    book = json.loads(json_file.read_text())
+    assert book["exercise"] == "add" and book["interrupted"] is False
     by_name = {s["submission"]: s for s in book["submissions"]}
-    assert by_name["alice"]["report"]["passed"] == 10
+    assert by_name["alice"]["report"]["passed"] == 4
     assert by_name["erin"]["report"] is None
+    hidden = next(c for c in by_name["bob"]["report"]["cases"] if c["name"] == "04-hidden")
+    assert hidden["message"] == "hidden case"  # gradebooks hold feedback, never raw reports
+    assert Gradebook.load(json_file).to_json() == json_file.read_text()  # typed round trip
 
 
-def test_sharded_batches_merge_into_the_whole(klass: Path, tmp_path: Path) -> None:
+def test_sharded_batches_merge_into_the_whole(course: Root, klass: Path, tmp_path: Path) -> None:
     parts = []
     for k in (1, 2, 3):
         out = tmp_path / f"shard{k}.json"
-        code, _ = _batch(
-            "specdec", str(klass), "--shard", f"{k}/3", "--json", str(out), "--timeout", "0.3"
-        )
+        code, _ = _batch(course, "add", str(klass), "--shard", f"{k}/3", "--json", str(out))
         assert code == 0
         parts.append(out)
     merged, csv_out = tmp_path / "all.json", tmp_path / "all.csv"
@@ -127,12 +126,29 @@ def test_sharded_batches_merge_into_the_whole(klass: Path, tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
     book = json.loads(merged.read_text())
     names = [s["submission"] for s in book["submissions"]]
-    assert names == ["alice", "bob", "carol", "dave", "erin", "frank", "report.pdf"]
+    assert names == ["=cmd()", "alice", "bob", "carol", "dave", "erin", "report.pdf"]
     assert csv_out.read_text().count("\n") == 8
     again = CliRunner().invoke(
         cli, ["merge", str(tmp_path / "x.json"), str(parts[0]), str(parts[0])]
     )
     assert again.exit_code == 2 and "in more than one gradebook" in again.stderr
+    assert f"{parts[0]} and {parts[0]}" in again.stderr
+
+
+def test_merge_refuses_shards_graded_on_other_cases(
+    course_copy: Root, klass: Path, tmp_path: Path
+) -> None:
+    first, second = tmp_path / "1.json", tmp_path / "2.json"
+    assert _batch(course_copy, "add", str(klass), "--shard", "1/2", "--json", str(first))[0] == 0
+    for suffix in (".in", ".out"):
+        (course_copy.cases / "add" / f"03-single{suffix}").unlink()
+    spec = course_copy.exercises / "add.yaml"
+    spec.write_text(spec.read_text().replace('  03-single:\n    title: "One number"\n', ""))
+    assert _batch(course_copy, "add", str(klass), "--shard", "2/2", "--json", str(second))[0] == 0
+    result = CliRunner().invoke(cli, ["merge", str(tmp_path / "all.json"), str(first), str(second)])
+    assert result.exit_code == 2
+    assert f"{second} was graded on other cases than {first}: -03-single" in result.stderr
+    assert not (tmp_path / "all.json").exists()
 
 
 def test_merge_refuses_other_files(tmp_path: Path) -> None:
@@ -140,61 +156,73 @@ def test_merge_refuses_other_files(tmp_path: Path) -> None:
     other.write_text('{"exercise": "quantize"}')
     result = CliRunner().invoke(cli, ["merge", str(tmp_path / "out.json"), str(other)])
     assert result.exit_code == 2 and "not a grade gradebook" in result.stderr
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text('{"kind": "grade-gradebook", "exercise": "add"}')
+    result = CliRunner().invoke(cli, ["merge", str(tmp_path / "out.json"), str(damaged)])
+    assert result.exit_code == 2 and "damaged gradebook" in result.stderr
 
 
-def test_ctrl_c_stops_cleanly_and_keeps_what_was_graded(
-    tmp_path: Path, reference_dir: Path
-) -> None:
+SLOW = 'print("SLOW-RUN-STARTED", flush=True)\nimport time\ntime.sleep(60)\n'
+
+
+def test_ctrl_c_stops_cleanly_and_keeps_what_was_graded(course: Root, tmp_path: Path) -> None:
     room = tmp_path / "class"
     room.mkdir()
-    shutil.copy(reference_dir / "specdec" / "solution.py", room / "a_fast.py")
+    shutil.copy(course.material / "add" / "solution.py", room / "a_fast.py")
     for i in range(6):
-        (room / f"slow{i}.py").write_text("import time\ntime.sleep(30)\n")
+        (room / f"slow{i}.py").write_text(SLOW)
     out = tmp_path / "g.json"
+    runs = tmp_path / "runs"  # the grader's TMPDIR: its run folders, and nobody else's
+    runs.mkdir()
     proc = subprocess.Popen(
         [
             sys.executable,
             "-m",
             "grader",
             "batch",
-            "specdec",
+            "add",
             str(room),
             "--jobs",
             "1",
             "--timeout",
-            "20",
+            "60",
             "--json",
             str(out),
+            "--root",
+            str(course.path),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        cwd=Path(__file__).resolve().parent.parent,
+        env={**os.environ, "TMPDIR": str(runs)},
     )
-    # wait until the fast submission is done and a slow one is running, then press Ctrl-C
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not _sandbox_running("slow"):
-        time.sleep(0.05)
-    os.kill(proc.pid, signal.SIGINT)
-    _stdout, stderr = proc.communicate(timeout=120)
+    try:
+        # jobs=1 grades in order: once a slow run has printed its marker, a_fast is done
+        _wait_for_marker(runs, b"SLOW-RUN-STARTED", proc)
+        os.kill(proc.pid, signal.SIGINT)
+        _stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
     assert proc.returncode == 130, stderr
     assert "interrupted" in stderr and "Traceback" not in stderr
     book = json.loads(out.read_text())
     assert book["interrupted"] is True
-    names = [s["submission"] for s in book["submissions"]]
-    assert "a_fast" in names and len(names) < 7
+    assert [s["submission"] for s in book["submissions"]] == ["a_fast"]
+    assert book["submissions"][0]["report"]["passed"] == 4
+    assert list(runs.iterdir()) == []  # every run's folder removed: its processes were ended
 
 
-def _sandbox_running(marker: str) -> bool:
-    wanted = marker.encode().hex().encode()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
+def _wait_for_marker(runs: Path, marker: bytes, proc: subprocess.Popen[str]) -> None:
+    """Until some run of ``proc`` has printed ``marker`` (its stdout file is in its run folder)."""
+    while proc.poll() is None:
+        for stdout in runs.glob("grade-run-*/stdout"):
             try:
-                if wanted in (entry / "cmdline").read_bytes():
-                    return True
+                if marker in stdout.read_bytes():
+                    return
             except OSError:
-                pass
-    return False
+                pass  # the run ended and its folder went between glob and read
+        time.sleep(0.02)
+    raise AssertionError(f"the batch ended before any slow run started: {proc.communicate()}")
 
 
 class _Terminal(io.StringIO):
@@ -203,8 +231,8 @@ class _Terminal(io.StringIO):
 
 
 def test_progress_bar_only_on_a_terminal() -> None:
-    from grader.batch import Entry
-    from grader.render.progress import batch_progress
+    from grader.cli.progress import batch_progress
+    from grader.gradebook import Entry
 
     for stream, shown in ((io.StringIO(), False), (_Terminal(), True)):
         with batch_progress(2, stream) as done:

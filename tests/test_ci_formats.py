@@ -9,41 +9,60 @@ import junitparser
 import pytest
 import xmlschema
 from click.testing import CliRunner
-from conftest import TESTS, script
-from test_render import sample_report
+from conftest import DATA, ONE_QUANTIZE_CASE, TESTS, PlanFactory, script
+from test_render import _outcome, sample_report
 
 from grader.cli import cli
-from grader.grading import exercise_cases, grade
-from grader.render import renderer
+from grader.grading import grade
+from grader.records import Report, Verdict
+from grader.render import render
 from grader.render.github import escape_data, escape_property, render_github_summary
 from grader.spec import Exercise
 
-XSD = TESTS.parent.parent / "shared" / "schemas" / "JUnit.xsd"
+OWN_XSD = DATA / "grade-junit.xsd"  # what grade promises, kept in the repository
+ANT_XSD = TESTS.parent.parent / "shared" / "schemas" / "JUnit.xsd"  # beside the checkout in CI
+
+
+def _schemas() -> list[xmlschema.XMLSchema]:
+    found = [xmlschema.XMLSchema(str(OWN_XSD))]
+    if ANT_XSD.is_file():
+        found.append(xmlschema.XMLSchema(str(ANT_XSD)))
+    return found
 
 
 @pytest.fixture(scope="module")
-def schema() -> xmlschema.XMLSchema:
-    if not XSD.is_file():
-        pytest.skip(f"no JUnit schema at {XSD}")
-    return xmlschema.XMLSchema(str(XSD))
+def schemas() -> list[xmlschema.XMLSchema]:
+    return _schemas()
 
 
-def test_junit_validates_against_the_xsd(schema: xmlschema.XMLSchema) -> None:
-    schema.validate(renderer("junit")(sample_report()))
+def test_junit_validates_against_the_xsd(schemas: list[xmlschema.XMLSchema]) -> None:
+    for schema in schemas:
+        schema.validate(render("junit", sample_report().feedback()))
+
+
+def test_the_own_schema_rejects_what_grade_must_not_emit(
+    schemas: list[xmlschema.XMLSchema],
+) -> None:
+    """The schema in tests/data is a real check, not a formality."""
+    good = render("junit", sample_report().feedback())
+    bad = good.replace('type="wrong_answer"', 'type="bogus"', 1)
+    assert not schemas[0].is_valid(bad)
+    assert not schemas[0].is_valid(good.replace('tests="6"', 'tests="-1"'))
 
 
 def test_junit_of_a_real_hostile_run_validates(
-    schema: xmlschema.XMLSchema, quantize: Exercise
+    schemas: list[xmlschema.XMLSchema], quantize: Exercise, plan_of: PlanFactory
 ) -> None:
-    cases = exercise_cases(quantize)[:2]
+    plan = plan_of(quantize, cases_dir=ONE_QUANTIZE_CASE)
     for name in ("spoof_terminal.py", "invalid_utf8.py", "spoof_stderr.py"):
-        report = grade(quantize, script(name), cases=cases)
-        schema.validate(renderer("junit")(report))
+        report = grade(plan, script(name))
+        for schema in schemas:
+            schema.validate(render("junit", report.feedback()))
 
 
 def test_junit_round_trips_through_junitparser(tmp_path: Path) -> None:
     path = tmp_path / "report.xml"
-    path.write_text(renderer("junit")(sample_report()), encoding="utf-8")
+    path.write_text(render("junit", sample_report().feedback()), encoding="utf-8")
     xml = junitparser.JUnitXml.fromfile(str(path))
     suites = list(xml) if isinstance(xml, junitparser.JUnitXml) else [xml]
     (suite,) = suites
@@ -58,7 +77,7 @@ def test_junit_round_trips_through_junitparser(tmp_path: Path) -> None:
 
 
 def test_gradescope_shape() -> None:
-    result = json.loads(renderer("gradescope")(sample_report()))
+    result = json.loads(render("gradescope", sample_report().feedback()))
     assert result["score"] == 1.0 and isinstance(result["execution_time"], float)
     assert {t["status"] for t in result["tests"]} == {"passed", "failed"}
     for test in result["tests"]:
@@ -91,7 +110,7 @@ def test_student_output_cannot_inject_workflow_commands(tmp_path: Path) -> None:
             "--format",
             "github",
             "--cases",
-            str(TESTS / "data" / "one_quantize_case"),
+            str(ONE_QUANTIZE_CASE),
         ],
     )
     assert result.exit_code == 1
@@ -102,48 +121,58 @@ def test_student_output_cannot_inject_workflow_commands(tmp_path: Path) -> None:
     assert "got '::error::pwned'" in commands[0]
 
 
-def test_annotations_are_capped_at_ten(quantize: Exercise, tmp_path: Path) -> None:
-    report = grade(quantize, script("killed_by_signal.py"))
-    failing = [c for c in report.cases if not c.passed]
-    assert len(failing) == 10
-    many = report.__class__(report.exercise, report.submission, report.cases * 2)
-    text = renderer("github")(many)
+def test_annotations_are_capped_at_ten() -> None:
+    failing = tuple(
+        _outcome(f"{n:02}", Verdict.WRONG_ANSWER, "line 1: extra line 'x'") for n in range(20)
+    )
+    text = render("github", Report("add", "my.py", failing).feedback())
     assert sum(line.startswith("::error") for line in text.splitlines()) == 10
     assert "10 more failing cases are in the job summary" in text
 
 
-def test_step_summary_is_appended_when_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_step_summary_is_appended_when_set(add: Exercise, tmp_path: Path) -> None:
     summary = tmp_path / "summary.md"
     summary.write_text("earlier step\n")
     result = CliRunner().invoke(
         cli,
-        ["specdec", str(script("specdec_student.py")), "--format", "github"],
-        env={"GITHUB_STEP_SUMMARY": str(summary)},
+        ["add", str(add.root.material / "add" / "solution.py"), "--format", "github"],
+        env={"GITHUB_STEP_SUMMARY": str(summary), "GRADE_ROOT": str(add.root.path)},
     )
     assert result.exit_code == 0
     text = summary.read_text()
-    assert text.startswith("earlier step\n### specdec: 10/10 cases passed")
-    assert text.count("| ✅ |") == 10
+    assert text.startswith("earlier step\n### add: 4/4 cases passed")
+    assert text.count("| ✅ |") == 4
 
 
 def test_summary_escapes_markdown_and_html() -> None:
-    text = render_github_summary(sample_report())
-    assert "<" not in text.replace("&lt;", "")
+    hostile = _outcome(
+        "pipe|<b>bold</b>",
+        Verdict.WRONG_ANSWER,
+        "line 1, token 1: expected '<script>', got 'a|b'",
+    )
+    text = render_github_summary(Report("add", "my.py", (hostile,)).feedback())
+    row = text.splitlines()[-2]
+    assert "<" not in text and "&lt;script&gt;" in text and "&lt;b&gt;" in text
+    assert row.count(" | ") == 5 and "a\\|b" in row and "pipe\\|" in row  # six cells, no more
 
 
-def test_output_option_writes_the_file(tmp_path: Path) -> None:
+def test_output_option_writes_the_file(add: Exercise, tmp_path: Path) -> None:
     out = tmp_path / "results.json"
+    out.write_text("an older report\n")
     result = CliRunner().invoke(
         cli,
         [
-            "specdec",
-            str(script("specdec_student.py")),
+            "add",
+            str(add.root.material / "add" / "solution.py"),
             "--format",
             "gradescope",
             "--output",
             str(out),
+            "--root",
+            str(add.root.path),
         ],
     )
     assert result.exit_code == 0
     assert result.stdout == ""
-    assert json.loads(out.read_text())["score"] == 10
+    assert json.loads(out.read_text())["score"] == 5  # 1 + 1 + 1 + 2 points
+    assert [p.name for p in tmp_path.iterdir()] == ["results.json"]  # no temporary file left

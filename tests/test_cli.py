@@ -9,51 +9,52 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner, Result
-from conftest import script
+from conftest import COURSE, ONE_QUANTIZE_CASE, SCRIPTS, Golden
 
 from grader.cli import cli
-from grader.report import Verdict
+from grader.records import Verdict
 from grader.resources import Root
 
-REFERENCE = Path(__file__).resolve().parent.parent / "reference"
+SOLUTION = COURSE / "reference" / "add" / "solution.py"
+WRONG = COURSE / "reference" / "add" / "wrong" / "drops_last_number.py"
+IN_COURSE = {"GRADE_ROOT": str(COURSE)}
 
 
 def grade_cli(*args: str, env: dict[str, str] | None = None) -> Result:
     return CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False)
 
 
-def test_all_passed_exits_0(reference_dir: Path) -> None:
-    result = grade_cli("specdec", str(reference_dir / "specdec" / "solution.py"))
+def test_all_passed_exits_0() -> None:
+    result = grade_cli("add", str(SOLUTION), env=IN_COURSE)
     assert result.exit_code == 0, result.output
-    assert "10/10 cases passed" in result.stdout
+    assert "4/4 cases passed" in result.stdout
 
 
-def test_check_is_the_default_command(reference_dir: Path) -> None:
-    plain = grade_cli("specdec", str(reference_dir / "specdec" / "solution.py"), "--format", "json")
-    explicit = grade_cli(
-        "check", "specdec", str(reference_dir / "specdec" / "solution.py"), "--format", "json"
-    )
-    assert json.loads(plain.stdout)["passed"] == json.loads(explicit.stdout)["passed"] == 10
+def test_check_is_the_default_command() -> None:
+    plain = grade_cli("add", str(WRONG), "--format", "json", env=IN_COURSE)
+    explicit = grade_cli("check", "add", str(WRONG), "--format", "json", env=IN_COURSE)
+    assert json.loads(plain.stdout)["passed"] == json.loads(explicit.stdout)["passed"] == 0
+    assert json.loads(plain.stdout)["total"] == 4
 
 
-def test_a_failure_exits_1(reference_dir: Path) -> None:
-    result = grade_cli("specdec", str(reference_dir / "specdec" / "wrong" / "no_bonus.py"))
+def test_a_failure_exits_1() -> None:
+    result = grade_cli("add", str(WRONG), env=IN_COURSE)
     assert result.exit_code == 1
     assert "wrong_answer" in result.stdout
-    assert "hint" in result.stdout
+    assert "hint      Add every number on the line, the last one included." in result.stdout
 
 
-def test_json_shape_for_ci(reference_dir: Path) -> None:
-    result = grade_cli(
-        "quantize", str(script("crash_after_output.py")), "--format", "json", "--timeout", "2"
-    )
+def test_json_shape_for_ci(tmp_path: Path) -> None:
+    crash = tmp_path / "crash.py"
+    crash.write_text("print(6)\nraise SystemExit('boom')\n")
+    result = grade_cli("add", str(crash), "--format", "json", env=IN_COURSE)
     assert result.exit_code == 1
     report = json.loads(result.stdout)  # stdout holds nothing but the JSON object
     assert set(report) >= {"exercise", "submission", "passed", "total", "score", "cases"}
-    assert report["exercise"] == "quantize"
-    assert report["submission"].endswith("crash_after_output.py")
+    assert report["exercise"] == "add"
+    assert report["submission"].endswith("crash.py")
     assert isinstance(report["passed"], int) and isinstance(report["total"], int)
-    assert report["total"] == 10
+    assert report["total"] == 4
     assert isinstance(report["score"], float) and 0 <= report["score"] <= 1
     for case in report["cases"]:
         assert set(case) >= {"name", "status", "time_s", "exit_code", "message"}
@@ -63,57 +64,42 @@ def test_json_shape_for_ci(reference_dir: Path) -> None:
         assert isinstance(case["message"], str)
     assert report["cases"][0]["status"] == "runtime_error"
     assert report["cases"][0]["exit_code"] == 1
+    assert report["cases"][0]["message"] == "exited with code 1: boom (the output itself was right)"
 
 
 def test_json_exit_code_is_null_when_killed() -> None:
     result = grade_cli(
         "quantize",
-        str(script("sleep_ignoring_sigterm.py")),
+        str(SCRIPTS / "sleep_ignoring_sigterm.py"),
         "--format",
         "json",
         "--timeout",
         "0.3",
         "--cases",
-        str(_one_case_dir()),
+        str(ONE_QUANTIZE_CASE),
     )
     case = json.loads(result.stdout)["cases"][0]
     assert case["status"] == "timeout"
     assert case["exit_code"] is None
 
 
-def _one_case_dir() -> Path:
-    return Path(__file__).resolve().parent / "data" / "one_quantize_case"
-
-
-def test_score_uses_points(root_copy: Root) -> None:
-    spec = root_copy.exercises / "specdec.yaml"
-    spec.write_text(
-        spec.read_text().replace(
-            "    title: A good draft model\n", "    title: A good draft model\n    points: 91\n"
-        )
-    )
-    result = grade_cli(
-        "specdec",
-        str(REFERENCE / "specdec" / "wrong" / "no_bonus.py"),
-        "--format",
-        "json",
-        "--root",
-        str(root_copy.path),
-    )
+def test_score_uses_points(tmp_path: Path) -> None:
+    # right on the one-number case (1 point) only: dropping the last of one number leaves 0...
+    half = tmp_path / "half.py"
+    half.write_text("n = input().split()\nprint(sum(map(int, n)) if len(n) > 1 else 0)\n")
+    result = grade_cli("add", str(half), "--format", "json", env=IN_COURSE)
     report = json.loads(result.stdout)
-    # the no-bonus mistake fails the 91-point sample, and passes 2 of the other 9
-    assert report["max_points"] == 100
-    assert report["points"] == sum(c["points"] for c in report["cases"]) == 2
-    assert report["score"] == pytest.approx(0.02)
+    # ...wrong there, right on the other three, the hidden 2-point case among them
+    assert report["max_points"] == 5
+    assert report["points"] == sum(c["points"] for c in report["cases"]) == 4
+    assert report["score"] == pytest.approx(0.8)
 
 
 def test_cases_dir_grades_other_cases(tmp_path: Path) -> None:
-    (tmp_path / "a.in").write_text("draft: x | target: x y\n")
-    (tmp_path / "a.out").write_text(
-        "round 1: +2 tokens: x y\n2 tokens in 1 target passes (2.00 per pass)\n"
-    )
+    (tmp_path / "a.in").write_text("40 2\n")
+    (tmp_path / "a.out").write_text("42\n")
     result = grade_cli(
-        "specdec", str(script("specdec_student.py")), "--cases", str(tmp_path), "--format", "json"
+        "add", str(SOLUTION), "--cases", str(tmp_path), "--format", "json", env=IN_COURSE
     )
     report = json.loads(result.stdout)
     assert [c["name"] for c in report["cases"]] == ["a"]
@@ -126,9 +112,17 @@ def test_cases_dir_grades_other_cases(tmp_path: Path) -> None:
         (["quantise", "x.py"], "unknown exercise 'quantise'; did you mean 'quantize'?"),
         (["quantize", "does-not-exist.py"], "submission does-not-exist.py does not exist"),
         (["quantize", "."], "is a folder"),
+        (["quantize", "my.ipynb"], "jupyter nbconvert --to script"),
+        (["quantize", "notes.txt"], "is not a Python script (.py)"),
+        (["quantize", "/dev/zero"], "is not a regular file"),
     ],
 )
-def test_usage_errors_exit_2_with_one_line(args: list[str], message: str) -> None:
+def test_usage_errors_exit_2_with_one_line(
+    args: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my.ipynb").write_text('{"cells": []}')
+    (tmp_path / "notes.txt").write_text("print(1)")
     result = grade_cli(*args)
     assert result.exit_code == 2
     assert message in result.stderr
@@ -172,75 +166,75 @@ def _break(root: Root, relative: str, text: str | None) -> None:
 @pytest.mark.parametrize(
     ("relative", "text", "message"),
     [
-        ("exercises/quantize.yaml", "title: [unclosed\n", "quantize.yaml: invalid YAML"),
+        ("exercises/add.yaml", "title: [unclosed\n", "add.yaml: invalid YAML"),
         (
-            "exercises/quantize.yaml",
+            "exercises/add.yaml",
             "title: t\nstatement: s\ncolour: red\n",
-            "quantize.yaml: colour: unknown key",
+            "add.yaml: colour: unknown key",
         ),
-        ("exercises/quantize.yaml", "statement: s\n", "quantize.yaml: title: missing"),
-        ("exercises/quantize.yaml", "title: t\ntitle: u\nstatement: s\n", "duplicate key 'title'"),
+        ("exercises/add.yaml", "statement: s\n", "add.yaml: title: missing"),
+        ("exercises/add.yaml", "title: t\ntitle: u\nstatement: s\n", "duplicate key 'title'"),
         (
-            "exercises/quantize.yaml",
+            "exercises/add.yaml",
             "title: t\nstatement: s\nlimits: {time_s: -1}\n",
-            "quantize.yaml: limits.time_s: must be > 0",
+            "add.yaml: limits.time_s: must be > 0",
         ),
         (
-            "exercises/quantize.yaml",
+            "exercises/add.yaml",
             "title: t\nstatement: s\ncompare: {method: fuzzy}\n",
-            "quantize.yaml: compare.method: unknown comparator 'fuzzy'",
+            "add.yaml: compare.method: unknown comparator 'fuzzy'",
         ),
         (
-            "exercises/quantize.yaml",
-            "title: t\nstatement: s\ncases: {01-sample-outlier: {visibility: secret}}\n",
-            "cases.01-sample-outlier.visibility: must be one of",
+            "exercises/add.yaml",
+            "title: t\nstatement: s\ncases: {01-sample: {visibility: secret}}\n",
+            "cases.01-sample.visibility: must be one of",
         ),
         (
-            "exercises/quantize.yaml",
+            "exercises/add.yaml",
             "title: t\nstatement: s\ncases: {nope: {title: x}}\n",
-            "quantize.yaml: cases.nope: no case nope.in",
+            "add.yaml: cases.nope: no case nope.in",
         ),
-        ("cases/quantize/03-half-ties.out", None, "03-half-ties.in: has no expected output"),
-        ("cases/quantize/03-half-ties.in", None, "03-half-ties.out: has no input"),
+        ("cases/add/03-single.out", None, "03-single.in: has no expected output"),
+        ("cases/add/03-single.in", None, "03-single.out: has no input"),
     ],
 )
 def test_broken_exercise_exits_3_naming_the_file(
-    root_copy: Root, relative: str, text: str | None, message: str
+    course_copy: Root, relative: str, text: str | None, message: str
 ) -> None:
-    _break(root_copy, relative, text)
-    result = grade_cli(
-        "quantize", str(script("quantize_student.py")), "--root", str(root_copy.path)
-    )
+    _break(course_copy, relative, text)
+    result = grade_cli("add", str(SOLUTION), "--root", str(course_copy.path))
     assert result.exit_code == 3, result.output
     assert message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_root_from_environment(root_copy: Root) -> None:
-    shutil.copy(root_copy.exercises / "specdec.yaml", root_copy.exercises / "specdec2.yaml")
-    shutil.copytree(root_copy.cases / "specdec", root_copy.cases / "specdec2")
-    result = grade_cli("list", env={"GRADE_ROOT": str(root_copy.path)})
-    assert "specdec2" in result.stdout
+def test_root_from_environment(course_copy: Root) -> None:
+    shutil.copy(course_copy.exercises / "add.yaml", course_copy.exercises / "add2.yaml")
+    shutil.copytree(course_copy.cases / "add", course_copy.cases / "add2")
+    result = grade_cli("list", env={"GRADE_ROOT": str(course_copy.path)})
+    assert [line.split()[0] for line in result.stdout.splitlines()] == ["add", "add2"]
 
 
-def test_missing_reference_is_a_grader_error_exit_4(root_copy: Root) -> None:
-    shutil.rmtree(root_copy.reference)
-    result = grade_cli("regen", "quantize", "--check", "--root", str(root_copy.path))
+def test_missing_reference_is_a_grader_error_exit_4(course_copy: Root) -> None:
+    shutil.rmtree(course_copy.material)
+    result = grade_cli("regen", "add", "--check", "--root", str(course_copy.path))
     assert result.exit_code == 4
     assert "has no reference solution" in result.stderr
 
 
-def test_regen_check_reports_a_stale_output(root_copy: Root) -> None:
-    stale = root_copy.cases / "specdec" / "03-all-accepted-bonus.out"
-    stale.write_text("round 1: +3 tokens: KV cache pages\n")
-    result = grade_cli("regen", "specdec", "--check", "--root", str(root_copy.path))
+def test_regen_check_reports_a_stale_output(course_copy: Root) -> None:
+    stale = course_copy.cases / "add" / "02-negative.out"
+    stale.write_text("-7\n")
+    where = ("--root", str(course_copy.path))
+    result = grade_cli("regen", "add", "--check", *where)
     assert result.exit_code == 1
-    assert "+round 1: +4 tokens: KV cache pages are" in result.stdout
-    assert grade_cli("regen", "specdec", "--root", str(root_copy.path)).exit_code == 0
-    assert grade_cli("regen", "specdec", "--check", "--root", str(root_copy.path)).exit_code == 0
+    assert "--7\n+-3\n" in result.stdout
+    assert grade_cli("regen", "add", *where).exit_code == 0
+    assert stale.read_text() == "-3\n"
+    assert grade_cli("regen", "add", "--check", *where).exit_code == 0
 
 
-def test_list_shows_titles() -> None:
+def test_list_shows_the_shipped_exercises() -> None:
     result = grade_cli("list")
     assert result.exit_code == 0
     rows = [line.split(None, 1) for line in result.stdout.splitlines()]
@@ -249,13 +243,18 @@ def test_list_shows_titles() -> None:
     assert ["decode-speed", "Memory-bound decode speed"] in rows
 
 
-def test_show_prints_statement_and_samples_only() -> None:
-    result = grade_cli("show", "quantize")
+def test_list_golden(course_copy: Root, golden: Golden) -> None:
+    shutil.copy(course_copy.exercises / "add.yaml", course_copy.exercises / "a-longer-name.yaml")
+    result = grade_cli("list", "--root", str(course_copy.path))
     assert result.exit_code == 0
-    assert "group i: scale S q Q1 Q2 ... Qk" in result.stdout
-    assert "Sample: One group with an outlier" in result.stdout
-    assert "Sample: Small groups" in result.stdout
-    assert "Exact .5 ties" not in result.stdout  # not a sample
+    golden("list.txt", result.stdout)
+
+
+def test_show_golden_prints_statement_and_samples_only(golden: Golden) -> None:
+    result = grade_cli("show", "add", env=IN_COURSE)
+    assert result.exit_code == 0
+    assert "A hidden check" not in result.stdout and "One number" not in result.stdout
+    golden("show_add.txt", result.stdout)
 
 
 def _commands(group: click.Group) -> list[str]:
@@ -274,16 +273,22 @@ def test_strict_sandbox_failure_exits_4_with_one_line(monkeypatch: pytest.Monkey
     from grader.sandbox import Sandbox
 
     monkeypatch.setattr(Sandbox, "_probe", lambda self: {"seccomp": "OSError: nope"})
-    result = grade_cli("quantize", str(script("quantize_student.py")), "--sandbox", "strict")
+    result = grade_cli("add", str(SOLUTION), "--sandbox", "strict", env=IN_COURSE)
     assert result.exit_code == 4
     assert result.stderr.startswith("grade: error: --sandbox strict: this machine lacks")
     assert len(result.stderr.strip().splitlines()) == 1
 
 
 def test_sandbox_off_warns_on_stderr_and_still_grades() -> None:
-    result = grade_cli(
-        "specdec", str(script("specdec_student.py")), "--sandbox", "off", "--format", "json"
-    )
+    result = grade_cli("add", str(SOLUTION), "--sandbox", "off", "--format", "json", env=IN_COURSE)
     assert result.exit_code == 0
     assert "warning: --sandbox off" in result.stderr
-    assert json.loads(result.stdout)["passed"] == 10
+    assert json.loads(result.stdout)["passed"] == 4
+
+
+def test_output_over_the_submission_is_refused(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.py"
+    mine.write_text("print(6)\n")
+    result = grade_cli("add", str(mine), "-o", str(mine), env=IN_COURSE)
+    assert result.exit_code == 2 and "is the submission itself" in result.stderr
+    assert mine.read_text() == "print(6)\n"

@@ -4,33 +4,44 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
-from conftest import script
+from conftest import ONE_QUANTIZE_CASE, Golden, PlanFactory, script
 from rich.console import Console
 
 from grader.compare import TokenComparator
-from grader.grading import exercise_cases, grade
-from grader.render import FORMATS, renderer
+from grader.grading import Plan, grade
+from grader.records import Case, CaseOutcome, Report, Verdict, Visibility
+from grader.render import FORMATS, choose, render
 from grader.render.escape import safe
 from grader.render.github import render_github_summary
 from grader.render.text import render_text
-from grader.report import CaseOutcome, Report, Verdict
-from grader.spec import Exercise, Visibility
+from grader.spec import Exercise
 
 
-def _outcome(name: str, verdict: Verdict, message: str, **extra: object) -> CaseOutcome:
-    fields: dict[str, object] = {
-        "name": name,
-        "title": name.replace("-", " "),
-        "verdict": verdict,
-        "message": message,
-        "time_s": 0.05,
-        "exit_code": 0,
-        "max_points": 1.0,
-    }
-    fields.update(extra)
-    return CaseOutcome(**fields)  # type: ignore[arg-type]
+def _outcome(
+    name: str,
+    verdict: Verdict,
+    message: str,
+    *,
+    input: str = "",
+    hint: str | None = None,
+    visibility: Visibility = Visibility.VISIBLE,
+    max_points: float = 1.0,
+    **run: object,
+) -> CaseOutcome:
+    case = Case(
+        name=name,
+        input=input.encode(),
+        expected="",
+        title=name.replace("-", " "),
+        points=max_points,
+        hint=hint,
+        visibility=visibility,
+    )
+    fields: dict[str, object] = {"time_s": 0.05, "exit_code": 0, **run}
+    return CaseOutcome(case=case, verdict=verdict, message=message, **fields)  # type: ignore[arg-type]
 
 
 def sample_report() -> Report:
@@ -44,7 +55,7 @@ def sample_report() -> Report:
         submission="my.py",
         started_at="2026-11-29T10:00:00",
         hostname="ci-runner",
-        cases=(
+        outcomes=(
             _outcome("01-sample-outlier", Verdict.PASSED, "output matches"),
             _outcome(
                 "02-sample-small-groups",
@@ -79,6 +90,9 @@ def sample_report() -> Report:
                 visibility=Visibility.HIDDEN,
                 input="SECRET INPUT",
                 stdout="SECRET OUT",
+                stderr="SECRET ERR",
+                hint="SECRET HINT",
+                comparison=TokenComparator()("SECRET 1\n", "SECRET 2\n"),
             ),
             _outcome(
                 "06-grader",
@@ -92,6 +106,7 @@ def sample_report() -> Report:
 
 
 GOLDEN_FILES = {
+    "rich": "report_rich.txt",
     "plain": "report_plain.txt",
     "json": "report.json",
     "junit": "report_junit.xml",
@@ -101,61 +116,82 @@ GOLDEN_FILES = {
 
 
 @pytest.mark.parametrize("fmt", sorted(GOLDEN_FILES))
-def test_report_golden(golden, fmt: str) -> None:  # type: ignore[no-untyped-def]
-    golden(GOLDEN_FILES[fmt], renderer(fmt)(sample_report()))
+def test_report_golden(golden: Golden, fmt: str) -> None:
+    golden(GOLDEN_FILES[fmt], render(fmt, sample_report().feedback()))
 
 
-def test_github_summary_golden(golden) -> None:  # type: ignore[no-untyped-def]
-    golden("report_github_summary.md", render_github_summary(sample_report()))
+def test_github_summary_golden(golden: Golden) -> None:
+    golden("report_github_summary.md", render_github_summary(sample_report().feedback()))
 
 
 def test_every_format_has_a_golden_file() -> None:
     assert set(GOLDEN_FILES) == set(FORMATS)
 
 
-def test_rich_without_colour_prints_the_plain_text() -> None:
-    buffer = io.StringIO()
-    console = Console(file=buffer, width=80, color_system=None, highlight=False, soft_wrap=True)
-    console.print(render_text(sample_report()), end="")
-    assert buffer.getvalue() == renderer("plain")(sample_report())
+def test_rich_without_its_styles_is_the_plain_text() -> None:
+    feedback = sample_report().feedback()
+    rich = render("rich", feedback)
+    assert "\x1b[31m" in rich  # red for the failures
+    assert re.sub("\x1b\\[[0-9;]*m", "", rich) == render("plain", feedback)
 
 
-def test_rich_with_colour_styles_verdicts() -> None:
-    buffer = io.StringIO()
-    console = Console(file=buffer, width=80, color_system="standard", force_terminal=True)
-    console.print(render_text(sample_report()))
-    assert "\x1b[31m" in buffer.getvalue()  # red for the failures
+@pytest.mark.parametrize(
+    ("requested", "to_terminal", "no_color", "chosen"),
+    [
+        ("auto", True, False, "rich"),
+        ("auto", False, False, "plain"),  # piped or --output: no escape codes in files
+        ("auto", True, True, "plain"),  # NO_COLOR
+        ("rich", False, False, "plain"),
+        ("rich", True, True, "plain"),
+        ("rich", True, False, "rich"),
+        ("json", True, False, "json"),
+        ("junit", False, True, "junit"),
+    ],
+)
+def test_format_choice(requested: str, to_terminal: bool, no_color: bool, chosen: str) -> None:
+    assert choose(requested, to_terminal=to_terminal, no_color=no_color) == chosen
 
 
 def test_hidden_case_reveals_nothing_in_any_format() -> None:
     report = sample_report()
+    hidden = report.outcomes[4]
+    assert hidden.stdout == "SECRET OUT" and hidden.case.hint == "SECRET HINT"  # the raw report
+    feedback = report.feedback()
     for fmt in FORMATS:
-        assert "SECRET" not in renderer(fmt)(report), fmt
-    assert "SECRET" not in render_github_summary(report)
-    hidden = json.loads(renderer("json")(report))["cases"][4]
-    assert hidden["status"] == "wrong_answer" and hidden["visibility"] == "hidden"
+        text = render(fmt, feedback)
+        assert "SECRET" not in text, fmt
+        assert "05 hidden" in text or "05-hidden" in text, fmt  # the case itself is reported
+    assert "SECRET" not in render_github_summary(feedback)
+    case = json.loads(render("json", feedback))["cases"][4]
+    assert case["status"] == "wrong_answer" and case["visibility"] == "hidden"
+    assert case["message"] == "hidden case"
 
 
 def _shown(report: Report) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, width=120, color_system="standard", force_terminal=True)
-    console.print(render_text(report))
+    console.print(render_text(report.feedback()))
     return buffer.getvalue()
 
 
-def test_student_stdout_escapes_and_markup_are_shown_literally(quantize: Exercise) -> None:
-    report = grade(quantize, script("spoof_terminal.py"), cases=[exercise_cases(quantize)[0]])
-    assert report.cases[0].verdict is Verdict.WRONG_ANSWER
-    shown, plain = _shown(report), renderer("plain")(report)
+@pytest.fixture
+def sample_plan(quantize: Exercise, plan_of: PlanFactory) -> Plan:
+    return plan_of(quantize, cases_dir=ONE_QUANTIZE_CASE)
+
+
+def test_student_stdout_escapes_and_markup_are_shown_literally(sample_plan: Plan) -> None:
+    report = grade(sample_plan, script("spoof_terminal.py"))
+    assert report.outcomes[0].verdict is Verdict.WRONG_ANSWER
+    shown, plain = _shown(report), render("plain", report.feedback())
     assert "\x1b[2K" not in shown and "\r" not in shown.replace("\r\n", "")
     assert "\\x1b[2K\\x0d\\x1b[32m" in plain  # visible as escapes, not executed
     assert "[bold green]PASSED[/]" in plain  # markup stays text
 
 
-def test_student_stderr_escapes_are_shown_literally(quantize: Exercise) -> None:
-    report = grade(quantize, script("spoof_stderr.py"), cases=[exercise_cases(quantize)[0]])
-    assert report.cases[0].verdict is Verdict.RUNTIME_ERROR
-    shown, plain = _shown(report), renderer("plain")(report)
+def test_student_stderr_escapes_are_shown_literally(sample_plan: Plan) -> None:
+    report = grade(sample_plan, script("spoof_stderr.py"))
+    assert report.outcomes[0].verdict is Verdict.RUNTIME_ERROR
+    shown, plain = _shown(report), render("plain", report.feedback())
     for raw in ("\x1b]0;", "\x07", "\x1b[2J", "\x1b]8;"):
         assert raw not in shown
     assert "\\x1b]0;pwned\\x07" in plain
@@ -181,7 +217,7 @@ def test_long_lines_are_cut_around_the_mismatch() -> None:
         comparison=comparison,
         input="x",
     )
-    text = renderer("plain")(Report("quantize", "my.py", (outcome,)))
+    text = render("plain", Report("quantize", "my.py", (outcome,)).feedback())
     got_line = next(line for line in text.splitlines() if line.strip().startswith("got"))
     caret_line = text.splitlines()[text.splitlines().index(got_line) + 1]
     assert len(got_line) < 130

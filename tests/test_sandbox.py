@@ -16,12 +16,13 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import SCRIPTS, TESTS
+from conftest import ONE_QUANTIZE_CASE, SCRIPTS, TESTS
 
-from grader.grading import exercise_cases, grade
-from grader.report import Verdict
+from grader.grading import Plan, grade, hidden_from_runs, prepare
+from grader.records import Verdict
 from grader.resources import Root
 from grader.sandbox import Layer, Limits, Sandbox, SandboxMode, SandboxUnavailable
 from grader.spec import Exercise
@@ -33,9 +34,13 @@ PROJECT = TESTS.parent
 @pytest.fixture(scope="module")
 def strict(root: Root) -> Sandbox:
     try:
-        return Sandbox.create(SandboxMode.STRICT, hide=[root.cases, root.reference])
+        return Sandbox.create(SandboxMode.STRICT, hide=hidden_from_runs(root))
     except SandboxUnavailable as exc:
         pytest.skip(str(exc))
+
+
+def sample_plan(quantize: Exercise, sandbox: Sandbox) -> Plan:
+    return prepare(quantize, cases_dir=ONE_QUANTIZE_CASE, sandbox=sandbox)
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +48,7 @@ def off() -> Sandbox:
     return Sandbox.create(SandboxMode.OFF)
 
 
-def attack(sandbox: Sandbox, name: str, payload: object = None) -> list[str]:
+def attack(sandbox: Sandbox, name: str | Path, payload: object = None) -> list[str]:
     stdin = json.dumps(payload).encode() if payload is not None else b""
     result = sandbox.run([sys.executable, str(ATTACKS / name)], stdin=stdin, limits=Limits())
     return result.stdout.decode().splitlines()
@@ -56,7 +61,7 @@ def succeeded(lines: list[str]) -> list[str]:
 def secret_files(root: Root) -> list[str]:
     return [
         str(root.cases / "quantize" / "01-sample-outlier.out"),
-        str(root.reference / "quantize" / "solution.py"),
+        str(root.material / "quantize" / "solution.py"),
     ]
 
 
@@ -82,13 +87,21 @@ def test_cannot_even_stat_hidden_answers(
     assert len(succeeded(attack(off, "stat_hidden.py", payload))) == 4
 
 
-def test_hidden_cases_folder_is_hidden_too(tmp_path: Path) -> None:
+def test_hidden_cases_folder_is_hidden_too(
+    tmp_path: Path, quantize: Exercise, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The library's own plan hides a --cases folder, given relative or absolute, from stat()."""
     hidden = tmp_path / "hidden-cases"
     hidden.mkdir()
+    shutil.copy(ONE_QUANTIZE_CASE / "01-sample-outlier.in", hidden / "a.in")
     (hidden / "a.out").write_text("secret")
-    sandbox = Sandbox.create(SandboxMode.AUTO, hide=[hidden])
-    lines = attack(sandbox, "read_secrets.py", {"files": [str(hidden / "a.out")]})
-    assert succeeded(lines) == []
+    monkeypatch.chdir(tmp_path)
+    plan = prepare(quantize, cases_dir=Path("hidden-cases"), sandbox=sandbox)
+    assert plan.sandbox is not None
+    payload = {"files": [str(hidden / "a.out")]}
+    assert succeeded(attack(plan.sandbox, "stat_hidden.py", payload)) == []
+    assert succeeded(attack(plan.sandbox, "read_secrets.py", payload)) == []
+    assert len(succeeded(attack(Sandbox.create(SandboxMode.OFF), "stat_hidden.py", payload))) == 2
 
 
 def _writable_targets() -> list[str]:
@@ -166,7 +179,7 @@ def _received(sockets: list[socket.socket]) -> int:
     return count
 
 
-def test_no_network_of_any_kind(strict: Sandbox, off: Sandbox, listeners: dict) -> None:  # type: ignore[type-arg]
+def test_no_network_of_any_kind(strict: Sandbox, off: Sandbox, listeners: dict[str, Any]) -> None:
     lines = attack(strict, "network.py", listeners["payload"])
     assert len(lines) == 4 and succeeded(lines) == []
     assert _received(listeners["sockets"]) == 0
@@ -193,12 +206,17 @@ def _survivors(marker: str) -> list[int]:
     return found
 
 
-def test_a_double_forked_daemon_does_not_outlive_the_case(strict: Sandbox, off: Sandbox) -> None:
-    # the sandbox child's command line carries its config, script path included, in hex
-    marker = str(ATTACKS / "daemon.py").encode().hex()
-    assert succeeded(attack(strict, "daemon.py")) == []
+def test_a_double_forked_daemon_does_not_outlive_the_case(
+    strict: Sandbox, off: Sandbox, tmp_path: Path
+) -> None:
+    # the sandbox child's command line carries its config, script path included, in hex: a copy
+    # in this test's own folder makes the marker unique to this run of the suite
+    daemon = tmp_path / f"daemon-{uuid.uuid4().hex}.py"
+    shutil.copy(ATTACKS / "daemon.py", daemon)
+    marker = str(daemon).encode().hex()
+    assert attack(strict, daemon) == ["BLOCKED PermissionError"]
     assert _survivors(marker) == []
-    assert succeeded(attack(off, "daemon.py")) == ["OK forked"]
+    assert succeeded(attack(off, daemon)) == ["OK forked"]
     escaped = _survivors(marker)
     for pid in escaped:  # the control shows what the sandbox prevents; clean it up
         os.kill(pid, 9)
@@ -219,8 +237,12 @@ def test_killing_or_tracing_the_grader_fails(tmp_path: Path) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=PROJECT, timeout=60
     )
     assert result.returncode == 0, result.stderr
-    assert "GRADER ALIVE" in result.stdout
-    assert [line for line in result.stdout.splitlines() if line.startswith("OK")] == []
+    lines = result.stdout.splitlines()
+    assert lines[-1] == "GRADER ALIVE"
+    # the attack ran to its end: one line per attempt, every one blocked
+    assert [line.split()[:2] for line in lines[:-1]] == [["BLOCKED", "ptrace"]] + [
+        ["BLOCKED", "kill"]
+    ] * 2 + [["BLOCKED", "killpg"]]
 
 
 def test_grader_memory_stays_bounded_under_a_gigabyte_flood() -> None:
@@ -245,15 +267,14 @@ def test_grader_memory_stays_bounded_under_a_gigabyte_flood() -> None:
 def test_correct_numpy_solution_passes_every_case_under_strict(
     quantize: Exercise, strict: Sandbox
 ) -> None:
-    report = grade(quantize, SCRIPTS / "quantize_student.py", runner=strict.run)
-    assert [c.message for c in report.cases if not c.passed] == []
+    report = grade(prepare(quantize, sandbox=strict), SCRIPTS / "quantize_student.py")
+    assert [c.message for c in report.outcomes if not c.passed] == []
 
 
 def test_tracebacks_show_only_the_submission(quantize: Exercise, strict: Sandbox) -> None:
-    case = exercise_cases(quantize)[:1]
-    report = grade(quantize, SCRIPTS / "crash_after_output.py", cases=case, runner=strict.run)
-    stderr = report.cases[0].stderr
-    assert report.cases[0].verdict is Verdict.RUNTIME_ERROR
+    report = grade(sample_plan(quantize, strict), SCRIPTS / "crash_after_output.py")
+    stderr = report.outcomes[0].stderr
+    assert report.outcomes[0].verdict is Verdict.RUNTIME_ERROR
     assert stderr.startswith("Traceback (most recent call last):\n  File ")
     assert "crash_after_output.py" in stderr and "runpy" not in stderr and "_child" not in stderr
 
@@ -263,9 +284,9 @@ def test_syntax_error_reads_like_python(
 ) -> None:
     broken = tmp_path / "broken.py"
     broken.write_text("print('hi'\n")
-    report = grade(quantize, broken, cases=exercise_cases(quantize)[:1], runner=strict.run)
-    assert report.cases[0].verdict is Verdict.RUNTIME_ERROR
-    assert "SyntaxError" in report.cases[0].message
+    report = grade(sample_plan(quantize, strict), broken)
+    assert report.outcomes[0].verdict is Verdict.RUNTIME_ERROR
+    assert "SyntaxError" in report.outcomes[0].message
 
 
 def test_off_mode_warns_loudly() -> None:
@@ -276,14 +297,9 @@ def test_off_mode_warns_loudly() -> None:
 def test_a_sandbox_that_cannot_start_is_a_grader_error(quantize: Exercise) -> None:
     # Mounts without their own mount namespace are refused (they would cover the host's /tmp).
     broken = Sandbox(SandboxMode.AUTO, frozenset({Layer.MOUNTS}), {})
-    report = grade(
-        quantize,
-        SCRIPTS / "quantize_student.py",
-        cases=exercise_cases(quantize)[:1],
-        runner=broken.run,
-    )
-    assert report.cases[0].verdict is Verdict.GRADER_ERROR
-    assert "mounts need the namespaces layer" in report.cases[0].message
+    report = grade(sample_plan(quantize, broken), SCRIPTS / "quantize_student.py")
+    assert report.outcomes[0].verdict is Verdict.GRADER_ERROR
+    assert "mounts need the namespaces layer" in report.outcomes[0].message
     assert report.exit_code == 4
 
 
@@ -317,8 +333,8 @@ def test_other_systems_degrade_to_limits_without_probing(
     with pytest.raises(SandboxUnavailable):
         Sandbox.create(SandboxMode.STRICT)
     monkeypatch.setattr(sys, "platform", "linux")  # the runs below are real, on this machine
-    report = grade(quantize, SCRIPTS / "quantize_student.py", runner=auto.run)
-    assert report.passed == report.total
+    report = grade(sample_plan(quantize, auto), SCRIPTS / "quantize_student.py")
+    assert report.passed == report.total == 1
 
 
 def test_packages_in_the_user_site_stay_importable(

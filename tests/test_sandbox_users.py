@@ -12,6 +12,7 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import SCRIPTS, TESTS
@@ -95,7 +96,7 @@ def test_root_runs_each_case_under_its_own_uid() -> None:
     assert "uid" in out["layers"]
 
 
-def _attack_as(uid: int, gid: int, python: str) -> dict:  # type: ignore[type-arg]
+def _attack_as(uid: int, gid: int, python: str) -> dict[str, Any]:
     secret_dir = Path(tempfile.mkdtemp(dir="/var/tmp"))
     name = f"zz-grade-attack-{uuid.uuid4().hex}.txt"
     try:
@@ -127,7 +128,7 @@ def _attack_as(uid: int, gid: int, python: str) -> dict:  # type: ignore[type-ar
             timeout=120,
         )
         assert result.returncode == 0, result.stderr
-        out: dict = json.loads(result.stdout)  # type: ignore[type-arg]
+        out: dict[str, Any] = json.loads(result.stdout)
         attacks = ("read_secrets.py", "stat_hidden.py", "processes.py", "write_outside.py")
         for attack in attacks:
             assert [x for x in out[f"strict:{attack}"] if x.startswith("OK")] == [], attack

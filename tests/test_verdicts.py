@@ -5,134 +5,170 @@ from __future__ import annotations
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import script
+from conftest import ONE_QUANTIZE_CASE, PlanFactory, script
 
-from grader.cases import Case
-from grader.grading import exercise_cases, grade
-from grader.report import Verdict
-from grader.sandbox import LimitHit, Limits, Sandbox
+from grader.grading import Plan, grade
+from grader.records import CaseOutcome, Verdict
+from grader.sandbox import LimitHit, Limits, RunResult, Sandbox
 from grader.spec import Exercise
 
 
-def first_case(exercise: Exercise) -> list[Case]:
-    return [exercise_cases(exercise)[0]]
+@pytest.fixture
+def sample(quantize: Exercise, plan_of: PlanFactory) -> Plan:
+    """Quantize's lesson sample, from a fixture folder (a teacher's edit cannot change it)."""
+    return plan_of(quantize, cases_dir=ONE_QUANTIZE_CASE)
 
 
-def verdict_of(exercise: Exercise, name: str, **kwargs: object) -> tuple[Verdict, str]:
-    report = grade(exercise, script(name), cases=first_case(exercise), **kwargs)  # type: ignore[arg-type]
-    (outcome,) = report.cases
+def only(plan: Plan, path: Path | str) -> CaseOutcome:
+    (outcome,) = grade(plan, script(str(path))).outcomes
+    return outcome
+
+
+def verdict_of(plan: Plan, name: str) -> tuple[Verdict, str]:
+    outcome = only(plan, name)
     return outcome.verdict, outcome.message
 
 
-def test_correct_student_solutions_pass_every_case(quantize: Exercise, specdec: Exercise) -> None:
+def test_correct_student_solutions_pass_every_case(
+    quantize: Exercise, specdec: Exercise, plan_of: PlanFactory
+) -> None:
     for exercise, name in ((quantize, "quantize_student.py"), (specdec, "specdec_student.py")):
-        report = grade(exercise, script(name))
-        failed = [(c.name, c.message) for c in report.cases if not c.passed]
+        report = grade(plan_of(exercise), script(name))
+        failed = [(c.case.name, c.message) for c in report.outcomes if not c.passed]
         assert failed == [], name
         assert report.exit_code == 0
 
 
-def test_wrong_answer_names_the_first_mismatch(quantize: Exercise, tmp_path: Path) -> None:
+def test_wrong_answer_names_the_first_mismatch(sample: Plan, tmp_path: Path) -> None:
     wrong = tmp_path / "wrong.py"
     wrong.write_text(
         'print("group 1: scale 0.06299 q 2 -8 5 2 127")\nprint("mean error: 0.00639")\n'
     )
-    verdict, message = verdict_of(quantize, str(wrong))
+    verdict, message = verdict_of(sample, str(wrong))
     assert verdict is Verdict.WRONG_ANSWER
     assert message == "line 1, token 9: expected '1', got '2'"
 
 
-def test_runtime_error_even_when_the_output_was_right(quantize: Exercise) -> None:
-    verdict, message = verdict_of(quantize, "crash_after_output.py")
+def test_runtime_error_even_when_the_output_was_right(sample: Plan) -> None:
+    verdict, message = verdict_of(sample, "crash_after_output.py")
     assert verdict is Verdict.RUNTIME_ERROR
     assert "RuntimeError: boom after the answer" in message
     assert "the output itself was right" in message
 
 
-def test_killed_by_a_signal_is_a_runtime_error_with_no_exit_code(quantize: Exercise) -> None:
-    report = grade(quantize, script("killed_by_signal.py"), cases=first_case(quantize))
-    (outcome,) = report.cases
+def test_killed_by_a_signal_is_a_runtime_error_with_no_exit_code(sample: Plan) -> None:
+    outcome = only(sample, "killed_by_signal.py")
     assert outcome.verdict is Verdict.RUNTIME_ERROR
     assert outcome.exit_code is None
     assert "SIGSEGV" in outcome.message
 
 
-def test_timeout_kills_a_sleeper_that_ignores_sigterm(quantize: Exercise) -> None:
+def test_timeout_kills_a_sleeper_that_ignores_sigterm(sample: Plan) -> None:
     started = time.monotonic()
-    report = grade(
-        quantize, script("sleep_ignoring_sigterm.py"), cases=first_case(quantize), timeout_s=0.5
-    )
-    (outcome,) = report.cases
+    outcome = only(replace(sample, limits=Limits(time_s=0.5)), "sleep_ignoring_sigterm.py")
     assert outcome.verdict is Verdict.TIMEOUT
     assert outcome.exit_code is None
     assert time.monotonic() - started < 30  # a generous bound: it must not wait for the sleep
 
 
-def test_cpu_loop_times_out(quantize: Exercise) -> None:
-    verdict, _ = verdict_of(quantize, "cpu_loop.py", timeout_s=0.5)
+def test_cpu_loop_times_out(sample: Plan) -> None:
+    verdict, _ = verdict_of(replace(sample, limits=Limits(time_s=0.5)), "cpu_loop.py")
     assert verdict is Verdict.TIMEOUT
 
 
+def test_cpu_time_limit_is_its_own_verdict(sample: Plan) -> None:
+    """SIGXCPU (the CPU-time rlimit) is told apart from the wall clock and from a crash."""
+    verdict, message = verdict_of(replace(sample, limits=Limits(time_s=20)), "cpu_time_limit.py")
+    assert verdict is Verdict.TIMEOUT
+    assert message == "used more than 20 s of CPU time; stopped"
+
+
 @pytest.mark.parametrize("name", ["alloc_4gb.py", "numpy_alloc_4gb.py"])
-def test_memory_limit(quantize: Exercise, name: str) -> None:
-    verdict, message = verdict_of(quantize, name)
+def test_memory_limit(sample: Plan, name: str) -> None:
+    verdict, message = verdict_of(sample, name)
     assert verdict is Verdict.MEMORY_LIMIT
     assert "MemoryError" in message
 
 
 @pytest.mark.parametrize("name", ["flood_stdout.py", "flood_stderr.py"])
-def test_output_limit_stops_a_gigabyte_flood(quantize: Exercise, name: str) -> None:
-    verdict, _ = verdict_of(quantize, name)
+def test_output_limit_stops_a_gigabyte_flood(sample: Plan, name: str) -> None:
+    verdict, _ = verdict_of(sample, name)
     assert verdict is Verdict.OUTPUT_LIMIT
 
 
-def test_output_exactly_at_the_limit_is_not_over_it(quantize: Exercise) -> None:
-    verdict, _ = verdict_of(quantize, "exact_output_at_limit.py")
+def test_output_exactly_at_the_limit_is_not_over_it(sample: Plan) -> None:
+    verdict, _ = verdict_of(sample, "exact_output_at_limit.py")
     assert verdict is Verdict.WRONG_ANSWER
 
 
-def test_grader_error_when_the_interpreter_cannot_run(quantize: Exercise) -> None:
-    report = grade(quantize, script("quantize_student.py"), python="/nonexistent/python")
-    assert {c.verdict for c in report.cases} == {Verdict.GRADER_ERROR}
+def test_grader_error_when_the_interpreter_cannot_run(sample: Plan) -> None:
+    report = grade(replace(sample, python="/nonexistent/python"), script("quantize_student.py"))
+    assert {c.verdict for c in report.outcomes} == {Verdict.GRADER_ERROR}
     assert report.exit_code == 4
 
 
 def test_a_grader_error_in_one_case_does_not_stop_the_others(
-    quantize: Exercise, sandbox: Sandbox
+    add: Exercise, plan_of: PlanFactory, sandbox: Sandbox
 ) -> None:
     calls: list[bytes] = []
+    plan = plan_of(add, jobs=1)
+    box = plan.sandbox
+    assert box is not None
 
-    def flaky(argv: list[str], *, stdin: bytes, limits: Limits):  # type: ignore[no-untyped-def]
+    def flaky(argv: list[str], *, stdin: bytes, limits: Limits) -> RunResult:
         calls.append(stdin)
         if len(calls) == 1:
             raise OSError("disk on fire")
-        return sandbox.run(argv, stdin=stdin, limits=limits)
+        return box.run(argv, stdin=stdin, limits=limits)
 
-    report = grade(quantize, script("quantize_student.py"), runner=flaky, jobs=1)
-    assert report.cases[0].verdict is Verdict.GRADER_ERROR
-    assert "disk on fire" in report.cases[0].message
-    assert all(c.passed for c in report.cases[1:])
+    report = grade(replace(plan, runner=flaky), add.root.material / "add" / "solution.py")
+    assert report.outcomes[0].verdict is Verdict.GRADER_ERROR
+    assert "disk on fire" in report.outcomes[0].message
+    assert all(c.passed for c in report.outcomes[1:])
 
 
-def test_closed_stdout_is_a_wrong_answer_not_a_grader_crash(quantize: Exercise) -> None:
-    verdict, message = verdict_of(quantize, "closed_stdout.py")
+def test_a_grader_error_beside_a_failure_exits_4(add: Exercise, plan_of: PlanFactory) -> None:
+    """A grader fault outranks the student's failure: the result is not known, CI must not
+    record a mark."""
+    plan = plan_of(add, jobs=1)
+    box = plan.sandbox
+    assert box is not None
+    calls: list[bytes] = []
+
+    def first_breaks(argv: list[str], *, stdin: bytes, limits: Limits) -> RunResult:
+        calls.append(stdin)
+        if len(calls) == 1:
+            raise OSError("disk on fire")
+        return box.run(argv, stdin=stdin, limits=limits)
+
+    wrong = add.root.material / "add" / "wrong" / "drops_last_number.py"
+    report = grade(replace(plan, runner=first_breaks), wrong)
+    verdicts = {c.verdict for c in report.outcomes}
+    assert {Verdict.GRADER_ERROR, Verdict.WRONG_ANSWER} <= verdicts
+    assert report.exit_code == 4
+
+
+def test_closed_stdout_is_a_wrong_answer_not_a_grader_crash(sample: Plan) -> None:
+    verdict, message = verdict_of(sample, "closed_stdout.py")
     assert verdict is Verdict.WRONG_ANSWER
     assert "missing line" in message
 
 
-def test_invalid_utf8_is_decoded_with_replacement(quantize: Exercise) -> None:
-    report = grade(quantize, script("invalid_utf8.py"), cases=first_case(quantize))
-    (outcome,) = report.cases
+def test_invalid_utf8_is_decoded_with_replacement(sample: Plan) -> None:
+    outcome = only(sample, "invalid_utf8.py")
     assert outcome.verdict is Verdict.WRONG_ANSWER
     assert "\ufffd" in outcome.stdout
 
 
-def test_results_keep_case_order_with_parallel_jobs(specdec: Exercise) -> None:
-    report = grade(specdec, script("specdec_student.py"), jobs=4)
-    assert [c.name for c in report.cases] == sorted(c.name for c in report.cases)
+def test_results_keep_case_order_with_parallel_jobs(add: Exercise, plan_of: PlanFactory) -> None:
+    plan = plan_of(add, jobs=4)
+    report = grade(plan, add.root.material / "add" / "solution.py")
+    assert [c.case.name for c in report.outcomes] == [c.name for c in plan.cases]
+    assert [c.name for c in plan.cases] == sorted(c.name for c in plan.cases)
 
 
 def test_the_submission_sees_only_an_allow_listed_environment(
@@ -142,6 +178,7 @@ def test_the_submission_sees_only_an_allow_listed_environment(
     result = sandbox.run([sys.executable, str(script("reads_env.py"))], stdin=b"", limits=Limits())
     names = set(result.stdout.decode().split())
     assert "CI_JOB_TOKEN" not in names
+    assert "PATH" in names and "HOME" in names  # the script ran and printed its environment
     assert names <= {
         "PATH",
         "HOME",

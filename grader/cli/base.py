@@ -8,13 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from .. import __version__
-from ..errors import GraderError
+from ..errors import ExitCode, GraderError
 from ..resources import ROOT_ENV, Root, find_root
+
+if TYPE_CHECKING:
+    from ..grading import Plan
+    from ..sandbox import Sandbox
+    from ..spec import Exercise
 
 DEFAULT_COMMAND = "check"
 F = TypeVar("F", bound=Callable[..., Any])
@@ -36,7 +41,7 @@ class DefaultGroup(click.Group):
             ctx.exit(exc.exit_code)
         except KeyboardInterrupt:
             click.echo("grade: interrupted", err=True)
-            ctx.exit(130)
+            ctx.exit(ExitCode.INTERRUPTED)
 
 
 root_option = click.option(
@@ -76,22 +81,51 @@ timeout_option = click.option(
 )
 
 
-def jobs_option(what: str) -> Callable[[F], F]:
-    return click.option(
-        "--jobs",
-        "-j",
-        type=click.IntRange(min=1),
-        help=f"{what} run in parallel  [default: number of CPUs]",
-    )
+jobs_option = click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    help="Case-runs at once  [default: number of CPUs]",
+)
 
 
-def open_sandbox(mode: str, hide: list[Path]) -> Any:
-    from ..sandbox import Sandbox, SandboxMode
-
-    sandbox = Sandbox.create(SandboxMode(mode), hide=hide)
-    notice = sandbox.notice()
+def _say(notice: str | None) -> None:
     if notice:
         click.echo(f"grade: {notice}", err=True)
+
+
+def load(exercise: str, root: Path | None) -> Exercise:
+    from ..spec import load_exercise
+
+    return load_exercise(exercise, resolve_root(root))
+
+
+def plan_for(
+    exercise: Exercise,
+    *,
+    sandbox_mode: str,
+    cases_dir: Path | None = None,
+    timeout: float | None = None,
+    jobs: int | None = None,
+) -> Plan:
+    """Prepare EXERCISE's grading run; say once what the sandbox lacks on this machine."""
+    from ..grading import prepare
+    from ..sandbox import SandboxMode
+
+    plan = prepare(
+        exercise, cases_dir=cases_dir, mode=SandboxMode(sandbox_mode), timeout_s=timeout, jobs=jobs
+    )
+    _say(plan.notice())
+    return plan
+
+
+def teacher_sandbox(where: Root, sandbox_mode: str) -> Sandbox:
+    """The sandbox for running a root's references and solutions; says what it lacks here."""
+    from ..grading import open_sandbox
+    from ..sandbox import SandboxMode
+
+    sandbox = open_sandbox(where, mode=SandboxMode(sandbox_mode))
+    _say(sandbox.notice())
     return sandbox
 
 

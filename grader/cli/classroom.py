@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import click
 
-from ..errors import ExitCode
 from .base import (
     cases_option,
     cli,
     jobs_option,
-    open_sandbox,
-    resolve_root,
+    load,
+    plan_for,
     root_option,
     sandbox_option,
     timeout_option,
@@ -39,7 +37,7 @@ from .base import (
 @click.option("--shard", help="Grade only the K-th of N deterministic slices, e.g. 2/4.")
 @cases_option
 @timeout_option
-@jobs_option("Submissions")
+@jobs_option
 @sandbox_option
 @root_option
 def batch(
@@ -59,48 +57,36 @@ def batch(
     \b
     A file is one submission. A folder holding one .py file is one submission,
     named after the folder. Any other folder is a class: each sub-folder and
-    file in it is one submission. Exit status: 0 when every submission got a
+    file in it is one submission. Every case-run of every submission shares
+    one pool of --jobs workers. Exit status: 0 when every submission got a
     row (whatever its score), 4 on a grader error, 130 when interrupted.
     """
     from .. import batch as batching
-    from .. import gradebook
-    from ..grading import exercise_cases, secret_folders
-    from ..render.progress import batch_progress
-    from ..spec import load_exercise
+    from ..files import write_atomically
+    from .progress import batch_progress
 
-    spec = load_exercise(exercise, resolve_root(root))
-    cases = exercise_cases(spec, cases_dir)
+    plan = plan_for(
+        load(exercise, root),
+        sandbox_mode=sandbox_mode,
+        cases_dir=cases_dir,
+        timeout=timeout,
+        jobs=jobs,
+    )
     found = batching.discover(paths)
     if shard is not None:
         found = batching.shard(found, *batching.parse_shard(shard))
-    sandbox = open_sandbox(sandbox_mode, secret_folders(spec, cases_dir))
     with batch_progress(len(found), sys.stderr) as on_done:
-        book = batching.grade_batch(
-            spec,
-            found,
-            cases=cases,
-            runner=sandbox.run,
-            jobs=jobs or os.cpu_count() or 1,
-            timeout_s=timeout,
-            shard_label=shard,
-            on_done=on_done,
-            cancel=sandbox.cancel,
-        )
-    data = gradebook.gradebook_dict(book)
+        book = batching.grade_batch(plan, found, shard_label=shard, on_done=on_done)
     if json_file is not None:
-        json_file.write_text(gradebook.dump(data), encoding="utf-8")
+        write_atomically(json_file, book.to_json())
     if csv_file is not None:
-        csv_file.write_text(gradebook.csv_text(data), encoding="utf-8")
-    click.echo(gradebook.summary_text(data), nl=False)
+        write_atomically(csv_file, book.csv())
+    click.echo(book.summary(), nl=False)
     if book.interrupted:
         click.echo(
             f"grade: interrupted: kept {len(book.entries)} of {len(found)} submissions", err=True
         )
-        sys.exit(130)
-    grader_errors = any(
-        e.report is not None and e.report.exit_code == ExitCode.GRADER_ERROR for e in book.entries
-    )
-    sys.exit(ExitCode.GRADER_ERROR if grader_errors else ExitCode.OK)
+    sys.exit(book.exit_code)
 
 
 @cli.command()
@@ -116,10 +102,11 @@ def batch(
 )
 def merge(out: Path, inputs: tuple[Path, ...], csv_file: Path | None) -> None:
     """Join the JSON gradebooks of grade batch --shard runs into OUT."""
-    from .. import gradebook
+    from ..files import write_atomically
+    from ..gradebook import Gradebook, merge
 
-    merged = gradebook.merge([gradebook.read(p) for p in inputs])
-    out.write_text(gradebook.dump(merged), encoding="utf-8")
+    merged = merge([(str(p), Gradebook.load(p)) for p in inputs])
+    write_atomically(out, merged.to_json())
     if csv_file is not None:
-        csv_file.write_text(gradebook.csv_text(merged), encoding="utf-8")
-    click.echo(f"{out}: {len(merged['submissions'])} submissions from {len(inputs)} gradebooks")
+        write_atomically(csv_file, merged.csv())
+    click.echo(f"{out}: {len(merged.entries)} submissions from {len(inputs)} gradebooks")

@@ -5,21 +5,23 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
+from ..errors import UsageError
 from ..render import FORMATS
 from .base import (
     cases_option,
     cli,
     jobs_option,
-    open_sandbox,
+    load,
+    plan_for,
     resolve_root,
     root_option,
     sandbox_option,
     timeout_option,
 )
+from .output import emit
 
 
 @cli.command()
@@ -28,7 +30,7 @@ from .base import (
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["auto", "rich", *FORMATS]),
+    type=click.Choice(["auto", *FORMATS]),
     default="auto",
     show_default=True,
     help="auto: rich on a terminal, plain when piped or NO_COLOR is set. github: annotations, "
@@ -38,12 +40,12 @@ from .base import (
     "--output",
     "-o",
     "output",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    help="Write the report to this file instead of stdout.",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the report to this file (atomically) instead of stdout.",
 )
 @cases_option
 @timeout_option
-@jobs_option("Cases")
+@jobs_option
 @sandbox_option
 @root_option
 def check(
@@ -58,41 +60,18 @@ def check(
     output: Path | None,
 ) -> None:
     """Grade SUBMISSION (a Python script) on EXERCISE's cases."""
-    from ..grading import check_submission, exercise_cases, grade, secret_folders
-    from ..spec import load_exercise
+    from ..grading import check_submission, grade
 
-    spec = load_exercise(exercise, resolve_root(root))
-    cases = exercise_cases(spec, cases_dir)
-    check_submission(submission)
-    runner = open_sandbox(sandbox_mode, secret_folders(spec, cases_dir)).run
-    report = grade(spec, submission, cases=cases, timeout_s=timeout, jobs=jobs, runner=runner)
-    _emit(report, fmt, output)
-    sys.exit(report.exit_code)
-
-
-def _emit(report: Any, fmt: str, output: Path | None) -> None:
-    if fmt == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
-        from ..render.github import render_github_summary
-
-        with open(os.environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as summary:
-            summary.write(render_github_summary(report))
-    if fmt == "auto":
-        terminal = output is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-        fmt = "rich" if terminal else "plain"
-    if fmt == "rich" and output is None:
-        from rich.console import Console
-
-        from ..render.text import render_text
-
-        Console(highlight=False, soft_wrap=True).print(render_text(report), end="")
-        return
-    from ..render import renderer
-
-    text = renderer("plain" if fmt == "rich" else fmt)(report)
-    if output is None:
-        click.echo(text, nl=False)
-    else:
-        output.write_text(text, encoding="utf-8")
+    spec = load(exercise, root)
+    script = check_submission(submission)
+    if output is not None and output.resolve() == script:
+        raise UsageError(f"--output {output} is the submission itself; name another file")
+    plan = plan_for(
+        spec, sandbox_mode=sandbox_mode, cases_dir=cases_dir, timeout=timeout, jobs=jobs
+    )
+    feedback = grade(plan, submission).feedback()
+    emit(feedback, fmt, output=output, environ=os.environ)
+    sys.exit(feedback.exit_code)
 
 
 @cli.command("list")
@@ -113,17 +92,19 @@ def list_exercises(root: Path | None) -> None:
 @root_option
 def show(exercise: str, root: Path | None) -> None:
     """Print EXERCISE's statement and its sample cases."""
-    from ..grading import exercise_cases
-    from ..spec import Visibility, load_exercise
+    from ..cases import exercise_cases
+    from ..records import SHOWS_DETAILS
+    from ..spec import load_exercise
+    from ..text import decode
 
     spec = load_exercise(exercise, resolve_root(root))
     click.echo(f"{spec.title} ({spec.name})\n")
     click.echo(spec.statement.rstrip() + "\n")
     for case in exercise_cases(spec):
-        if case.sample and case.visibility is Visibility.VISIBLE:
+        if case.sample and SHOWS_DETAILS[case.visibility]:
             click.echo(f"Sample: {case.title} ({case.name})")
             click.echo("  input:")
-            click.echo(_indent(case.input.decode("utf-8", errors="replace")))
+            click.echo(_indent(decode(case.input)))
             click.echo("  output:")
             click.echo(_indent(case.expected))
 

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from ..errors import ExitCode
-from .base import cli, open_sandbox, resolve_root, root_option, sandbox_option
+from .base import cli, resolve_root, root_option, sandbox_option, teacher_sandbox
 
 
 @cli.command()
@@ -23,11 +23,11 @@ from .base import cli, open_sandbox, resolve_root, root_option, sandbox_option
 def regen(exercise: str, check_only: bool, sandbox_mode: str, root: Path | None) -> None:
     """Recompute EXERCISE's expected outputs (.out files) from the reference solution."""
     from ..expected import regenerate, stale_outputs
-    from ..grading import secret_folders
     from ..spec import load_exercise
 
-    spec = load_exercise(exercise, resolve_root(root))
-    runner = open_sandbox(sandbox_mode, secret_folders(spec)).run
+    where = resolve_root(root)
+    spec = load_exercise(exercise, where)
+    runner = teacher_sandbox(where, sandbox_mode).run
     matches = f"{exercise}: every expected output matches the reference"
     if not check_only:
         written = regenerate(spec, runner=runner)
@@ -67,16 +67,14 @@ def verify_command(exercises: tuple[str, ...], sandbox_mode: str, root: Path | N
     reference/NAME/wrong/ fails with the verdict it declares; every .out is what the
     reference prints. Exit 0 only when all hold.
     """
-    from ..render.verify import render_verification
     from ..spec import exercise_names
     from ..verify import verify
 
     where = resolve_root(root)
     names = exercises or exercise_names(where)
-    # one sandbox for all: it hides every exercise's cases and the whole reference/ folder
-    runner = open_sandbox(sandbox_mode, [where.cases, where.reference]).run
-    results = [verify(name, where, runner=runner) for name in names]
-    click.echo("\n".join(render_verification(r) for r in results), nl=False)
+    sandbox = teacher_sandbox(where, sandbox_mode)
+    results = [verify(name, where, sandbox=sandbox) for name in names]
+    click.echo("\n".join(r.table() for r in results), nl=False)
     sys.exit(ExitCode.OK if all(r.ok for r in results) else ExitCode.FAILED)
 
 
@@ -118,15 +116,15 @@ def add_case_command(
     """Add case NAME to EXERCISE: its output comes from running the reference on it."""
     from ..authoring import add_case
     from ..errors import UsageError
-    from ..grading import secret_folders
     from ..material import generate, material
     from ..spec import load_exercise
 
-    spec = load_exercise(exercise, resolve_root(root))
+    where = resolve_root(root)
+    spec = load_exercise(exercise, where)
     if (input_file is None) == (seed is None):
         raise UsageError("give the input with exactly one of --input FILE (or -) and --random SEED")
     data = input_file.read() if seed is None else generate(material(spec), seed, size)
-    runner = open_sandbox(sandbox_mode, secret_folders(spec)).run
+    runner = teacher_sandbox(where, sandbox_mode).run
     case = add_case(
         spec,
         name,
@@ -151,8 +149,7 @@ def new_command(exercise: str, sandbox_mode: str, root: Path | None) -> None:
     from ..authoring import new_exercise
 
     where = resolve_root(root)
-    runner = open_sandbox(sandbox_mode, [where.cases / exercise, where.reference]).run
-    written = new_exercise(exercise, where, runner=runner)
+    written = new_exercise(exercise, where, runner=teacher_sandbox(where, sandbox_mode).run)
     click.echo(f"created exercise {exercise}:")
     for path in written:
         click.echo(f"  {path.relative_to(where.path)}")

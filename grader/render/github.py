@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 
-from ..report import Report
+from ..records import Feedback
 
 MAX_ANNOTATIONS = 10  # GitHub shows at most 10 error annotations per step
 
@@ -22,20 +22,19 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def render_github(report: Report) -> str:
+def render_github(feedback: Feedback) -> str:
     lines = []
-    failed = [c for c in report.cases if not c.passed]
+    failed = [c for c in feedback.cases if not c.passed]
     for outcome in failed[:MAX_ANNOTATIONS]:
-        title = f"{report.exercise}: {outcome.title} ({outcome.verdict.value})"
-        message = outcome.message if outcome.visible else "hidden case"
-        if outcome.visible and outcome.hint:
+        title = f"{feedback.exercise}: {outcome.title} ({outcome.verdict.value})"
+        message = outcome.message
+        if outcome.hint:
             message += f"\nhint: {outcome.hint}"
         lines.append(f"::error title={escape_property(title)}::{escape_data(message)}")
     if len(failed) > MAX_ANNOTATIONS:
         lines.append(f"{len(failed) - MAX_ANNOTATIONS} more failing cases are in the job summary")
-    lines.append(
-        f"{report.exercise}: {report.passed}/{report.total} cases passed, score {report.score:.2f}"
-    )
+    f = feedback
+    lines.append(f"{f.exercise}: {f.passed}/{f.total} cases passed, score {f.score:.2f}")
     return "\n".join(lines) + "\n"
 
 
@@ -43,17 +42,17 @@ def _cell(text: str) -> str:
     return html.escape(" ".join(text.split()), quote=False).replace("|", "\\|")
 
 
-def render_github_summary(report: Report) -> str:
+def render_github_summary(feedback: Feedback) -> str:
     rows = [
-        f"### {_cell(report.exercise)}: {report.passed}/{report.total} cases passed, "
-        f"score {report.score:.2f}",
+        f"### {_cell(feedback.exercise)}: {feedback.passed}/{feedback.total} cases passed, "
+        f"score {feedback.score:.2f}",
         "",
         "| | case | verdict | time | points | problem |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
-    for c in report.cases:
+    for c in feedback.cases:
         mark = "✅" if c.passed else "❌"
-        problem = "" if c.passed else (c.message if c.visible else "hidden case")
+        problem = "" if c.passed else c.message
         rows.append(
             f"| {mark} | {_cell(c.title)} | {c.verdict.value} | {c.time_s:.2f} s | "
             f"{c.points:g}/{c.max_points:g} | {_cell(problem)} |"

@@ -1,7 +1,7 @@
 """``--format gradescope``: the ``results.json`` a Gradescope autograder writes.
 
 ``score`` is in points, as Gradescope adds them up; each case is one test with its own visibility,
-which Gradescope itself enforces towards students. Hidden cases carry no input or output anyway.
+which Gradescope itself enforces towards students; hidden cases' feedback holds no data anyway.
 """
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..report import CaseOutcome, Report
+from ..records import CaseFeedback, Feedback
 from .text import case_details
 
 
-def _test(number: int, outcome: CaseOutcome) -> dict[str, Any]:
+def _test(number: int, outcome: CaseFeedback) -> dict[str, Any]:
     output = f"{outcome.verdict.value} in {outcome.time_s:.2f} s"
     if not outcome.passed:
         output += "\n" + case_details(outcome)
@@ -28,11 +28,11 @@ def _test(number: int, outcome: CaseOutcome) -> dict[str, Any]:
     }
 
 
-def render_gradescope(report: Report) -> str:
+def render_gradescope(feedback: Feedback) -> str:
     result = {
-        "score": report.points,
-        "execution_time": report.time_s,
-        "output": f"{report.passed}/{report.total} cases passed",
-        "tests": [_test(n, c) for n, c in enumerate(report.cases, start=1)],
+        "score": feedback.points,
+        "execution_time": feedback.time_s,
+        "output": f"{feedback.passed}/{feedback.total} cases passed",
+        "tests": [_test(n, c) for n, c in enumerate(feedback.cases, start=1)],
     }
     return json.dumps(result, indent=2, ensure_ascii=False) + "\n"

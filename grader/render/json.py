@@ -1,48 +1,76 @@
-"""``--format json``: one object on stdout for CI. Fields may be added, never removed or renamed."""
+"""``--format json``: one object on stdout for CI. Fields may be added, never removed or renamed.
+
+Also the JSON form of a report inside a gradebook, which ``feedback_from_dict`` reads back.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from .. import __version__
-from ..report import CaseOutcome, Report
+from ..records import SHOWS_DETAILS, CaseFeedback, Feedback, Verdict, Visibility
 
 SCHEMA_VERSION = 1
-HIDDEN_MESSAGE = "hidden case"
 
 
-def _case(outcome: CaseOutcome) -> dict[str, Any]:
+def _case(c: CaseFeedback) -> dict[str, Any]:
     return {
-        "name": outcome.name,
-        "title": outcome.title,
-        "status": outcome.verdict.value,
-        "time_s": outcome.time_s,
-        "exit_code": outcome.exit_code,
-        # The message quotes expected and actual tokens, which a hidden case must not reveal.
-        "message": outcome.message if outcome.visible or outcome.passed else HIDDEN_MESSAGE,
-        "points": outcome.points,
-        "max_points": outcome.max_points,
-        "visibility": outcome.visibility.value,
+        "name": c.name,
+        "title": c.title,
+        "status": c.verdict.value,
+        "time_s": c.time_s,
+        "exit_code": c.exit_code,
+        "message": c.message,
+        "points": c.points,
+        "max_points": c.max_points,
+        "visibility": c.visibility.value,
     }
 
 
-def to_dict(report: Report) -> dict[str, Any]:
+def to_dict(feedback: Feedback) -> dict[str, Any]:
     return {
         "schema_version": SCHEMA_VERSION,
         "grader_version": __version__,
-        "exercise": report.exercise,
-        "submission": report.submission,
-        "passed": report.passed,
-        "total": report.total,
-        "score": round(report.score, 6),
-        "points": report.points,
-        "max_points": report.max_points,
-        "time_s": report.time_s,
-        "started_at": report.started_at,
-        "cases": [_case(c) for c in report.cases],
+        "exercise": feedback.exercise,
+        "submission": feedback.submission,
+        "passed": feedback.passed,
+        "total": feedback.total,
+        "score": round(feedback.score, 6),
+        "points": feedback.points,
+        "max_points": feedback.max_points,
+        "time_s": feedback.time_s,
+        "started_at": feedback.started_at,
+        "cases": [_case(c) for c in feedback.cases],
     }
 
 
-def render_json(report: Report) -> str:
-    return json.dumps(to_dict(report), indent=2, ensure_ascii=False) + "\n"
+def _case_from_dict(data: Mapping[str, Any]) -> CaseFeedback:
+    visibility = Visibility(data["visibility"])
+    return CaseFeedback(
+        name=str(data["name"]),
+        title=str(data["title"]),
+        verdict=Verdict(data["status"]),
+        message=str(data["message"]),
+        time_s=float(data["time_s"]),
+        exit_code=None if data["exit_code"] is None else int(data["exit_code"]),
+        points=float(data["points"]),
+        max_points=float(data["max_points"]),
+        visibility=visibility,
+        details_shown=SHOWS_DETAILS[visibility],
+    )
+
+
+def feedback_from_dict(data: Mapping[str, Any]) -> Feedback:
+    """``to_dict``'s inverse for what it keeps; ``KeyError``/``ValueError``/``TypeError`` if not."""
+    return Feedback(
+        exercise=str(data["exercise"]),
+        submission=str(data["submission"]),
+        cases=tuple(_case_from_dict(c) for c in data["cases"]),
+        started_at=str(data["started_at"]),
+    )
+
+
+def render_json(feedback: Feedback) -> str:
+    return json.dumps(to_dict(feedback), indent=2, ensure_ascii=False) + "\n"

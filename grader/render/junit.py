@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from ..report import CaseOutcome, Report, Verdict
+from ..records import CaseFeedback, Feedback, Verdict
 from .escape import safe
 from .text import case_details
 
@@ -21,52 +21,51 @@ def _lines(text: str) -> str:
     return "\n".join(safe(line) for line in text.splitlines())
 
 
-def _testcase(suite: ET.Element, report: Report, outcome: CaseOutcome) -> None:
+def _testcase(suite: ET.Element, feedback: Feedback, outcome: CaseFeedback) -> None:
     case = ET.SubElement(
         suite,
         "testcase",
         name=outcome.title,
-        classname=report.exercise,
+        classname=feedback.exercise,
         time=f"{outcome.time_s:.3f}",
     )
     if outcome.passed:
         return
     tag = "error" if outcome.verdict in _ERRORS else "failure"
-    message = outcome.message if outcome.visible else "hidden case"
-    problem = ET.SubElement(case, tag, message=safe(message), type=outcome.verdict.value)
+    problem = ET.SubElement(case, tag, message=safe(outcome.message), type=outcome.verdict.value)
     problem.text = _lines(case_details(outcome))
 
 
-def _system_out(report: Report) -> str:
+def _system_out(feedback: Feedback) -> str:
     parts = []
-    for outcome in report.cases:
-        if outcome.visible and outcome.stdout:
+    for outcome in feedback.cases:
+        if outcome.stdout:
             text = outcome.stdout[:OUTPUT_CAP]
             more = " (cut)" if len(outcome.stdout) > OUTPUT_CAP else ""
             parts.append(f"--- {outcome.name}: stdout{more}\n{_lines(text)}")
     return "\n".join(parts)
 
 
-def render_junit(report: Report) -> str:
-    failures = sum(1 for c in report.cases if not c.passed and c.verdict not in _ERRORS)
-    errors = sum(1 for c in report.cases if c.verdict in _ERRORS)
+def render_junit(feedback: Feedback) -> str:
+    failures = sum(1 for c in feedback.cases if not c.passed and c.verdict not in _ERRORS)
+    errors = sum(1 for c in feedback.cases if c.verdict in _ERRORS)
     suite = ET.Element(
         "testsuite",
-        name=report.exercise,
-        timestamp=report.started_at or "1970-01-01T00:00:00",
-        hostname=report.hostname or "localhost",
-        tests=str(report.total),
+        name=feedback.exercise,
+        timestamp=feedback.started_at or "1970-01-01T00:00:00",
+        hostname=feedback.hostname or "localhost",
+        tests=str(feedback.total),
         failures=str(failures),
         errors=str(errors),
         skipped="0",
-        time=f"{report.time_s:.3f}",
+        time=f"{feedback.time_s:.3f}",
     )
     properties = ET.SubElement(suite, "properties")
-    for name, value in (("submission", report.submission), ("score", f"{report.score:.6g}")):
+    for name, value in (("submission", feedback.submission), ("score", f"{feedback.score:.6g}")):
         ET.SubElement(properties, "property", name=name, value=safe(value))
-    for outcome in report.cases:
-        _testcase(suite, report, outcome)
-    ET.SubElement(suite, "system-out").text = _system_out(report)
+    for outcome in feedback.cases:
+        _testcase(suite, feedback, outcome)
+    ET.SubElement(suite, "system-out").text = _system_out(feedback)
     ET.SubElement(suite, "system-err").text = ""
     ET.indent(suite)
     return (

@@ -1,18 +1,19 @@
 """The human report: one line per case, details under each failure, a summary line.
 
-``render_text`` builds a styled ``rich.text.Text``; the rich terminal format prints it with colour,
-and the plain format is the same text without styles, so a log shows exactly what a terminal shows.
+``render_text`` builds a styled ``rich.text.Text``; the rich format is it with ANSI colours, and the
+plain format is the same text without styles, so a log shows exactly what a terminal shows.
 Student-controlled text goes through ``safe`` and into ``Text`` objects, never into markup.
 """
 
 from __future__ import annotations
 
+import io
 import re
 
+from rich.console import Console
 from rich.text import Text
 
-from ..compare import Comparison, Mismatch
-from ..report import CaseOutcome, Report, Verdict
+from ..records import CaseFeedback, Comparison, Feedback, Mismatch, Verdict
 from .escape import safe, shorten
 
 INPUT_LINES = 6
@@ -31,18 +32,18 @@ _STYLE = {
 }
 
 
-def _mark(outcome: CaseOutcome) -> str:
+def _mark(outcome: CaseFeedback) -> str:
     if outcome.passed:
         return "✓"
     return "!" if outcome.verdict is Verdict.GRADER_ERROR else "✗"
 
 
-def render_text(report: Report) -> Text:
+def render_text(feedback: Feedback) -> Text:
     out = Text()
-    out.append(f"{report.exercise}", style="bold")
-    out.append(f" · {safe(report.submission)}\n\n")
-    title_width = min(48, max((len(safe(c.title)) for c in report.cases), default=10))
-    for outcome in report.cases:
+    out.append(f"{feedback.exercise}", style="bold")
+    out.append(f" · {safe(feedback.submission)}\n\n")
+    title_width = min(48, max((len(safe(c.title)) for c in feedback.cases), default=10))
+    for outcome in feedback.cases:
         style = _STYLE[outcome.verdict]
         out.append(f" {_mark(outcome)} ", style=style)
         out.append(shorten(safe(outcome.title), title_width).ljust(title_width))
@@ -51,22 +52,31 @@ def render_text(report: Report) -> Text:
         if not outcome.passed:
             _details(out, outcome)
     out.append("\n")
-    summary_style = "bold green" if report.passed == report.total else "bold red"
-    out.append(f"{report.passed}/{report.total} cases passed", style=summary_style)
-    out.append(
-        f", score {report.score:.2f} ({_num(report.points)}/{_num(report.max_points)} points)\n"
-    )
+    summary_style = "bold green" if feedback.passed == feedback.total else "bold red"
+    out.append(f"{feedback.passed}/{feedback.total} cases passed", style=summary_style)
+    points = f"{_num(feedback.points)}/{_num(feedback.max_points)} points"
+    out.append(f", score {feedback.score:.2f} ({points})\n")
     return out
 
 
-def render_plain(report: Report) -> str:
-    return render_text(report).plain
+def render_plain(feedback: Feedback) -> str:
+    return render_text(feedback).plain
 
 
-def case_details(outcome: CaseOutcome) -> str:
+def render_rich(feedback: Feedback) -> str:
+    """The report with ANSI colours (8 standard ones: every terminal has them)."""
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer, force_terminal=True, color_system="standard", highlight=False, soft_wrap=True
+    )
+    console.print(render_text(feedback), end="")
+    return buffer.getvalue()
+
+
+def case_details(outcome: CaseFeedback) -> str:
     """The plain-text feedback under one case (empty for a pass), for the other formats to embed.
 
-    Hidden cases get no input or output here either: this is where every format gets it from.
+    A hidden case's feedback holds no input or output to show.
     """
     if outcome.passed:
         return ""
@@ -103,10 +113,10 @@ def _block(out: Text, label: str, text: str, max_lines: int, *, tail: bool = Fal
         _row(out, "", f"… ({_lines(more)} more)", "dim")
 
 
-def _details(out: Text, outcome: CaseOutcome) -> None:
+def _details(out: Text, outcome: CaseFeedback) -> None:
     if outcome.title != outcome.name:
         _row(out, "case", outcome.name, "dim")
-    if not outcome.visible:
+    if not outcome.details_shown:
         _row(out, "", "hidden case: no input or output is shown", "dim")
         return
     _row(out, "problem", safe(outcome.message), _STYLE[outcome.verdict])

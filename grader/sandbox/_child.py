@@ -134,7 +134,8 @@ def _signal_ready() -> None:
 def _run_submission(path: str) -> None:
     """Run ``path`` as ``python path`` would, as ``__main__``; runpy would import typing & co."""
     sys.argv = [path]
-    sys.path[0] = os.path.dirname(path)
+    # as `python path` does; -I left the script's folder out, and sys.path[0] is the stdlib
+    sys.path.insert(0, os.path.dirname(path))
     main = types.ModuleType("__main__")
     main.__file__ = path
     main.__dict__["__builtins__"] = __builtins__

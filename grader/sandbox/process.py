@@ -52,7 +52,6 @@ class Exit:
     status: int  # as os.waitstatus_to_exitcode: negative for a signal
     wall_s: float
     cpu_s: float
-    max_rss_kb: int
     timed_out: bool
     sandbox_ready: bool
 
@@ -105,7 +104,6 @@ def spawn_and_wait(
         status=os.waitstatus_to_exitcode(status),
         wall_s=wall,
         cpu_s=usage.ru_utime + usage.ru_stime,
-        max_rss_kb=usage.ru_maxrss,
         timed_out=timed_out,
         sandbox_ready=ready,
     )

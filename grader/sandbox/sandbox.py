@@ -18,10 +18,11 @@ import tempfile
 import threading
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import InternalError
+from ..text import decode, last_line
 from .process import Running, read_capped, spawn_and_wait
 from .types import EXPOSED, Layer, LimitHit, Limits, RunResult, SandboxMode
 
@@ -183,6 +184,11 @@ class Sandbox:
             raise SandboxUnavailable(f"--sandbox strict: this machine lacks {why}")
         return cls(mode, frozenset(layers), missing, hidden)
 
+    def hiding(self, folders: Iterable[Path | str]) -> Sandbox:
+        """This sandbox (same layers, same runs in progress) hiding ``folders`` too; no probe."""
+        more = tuple(str(p) for p in folders)
+        return replace(self, hide=tuple(dict.fromkeys((*self.hide, *more))))
+
     def cancel(self) -> None:
         """End every run in progress and refuse new ones (Ctrl-C in a batch)."""
         self._running.cancel()
@@ -304,8 +310,6 @@ class Sandbox:
             exit_code=None if sig is not None else done.status,
             signal=sig,
             wall_s=done.wall_s,
-            cpu_s=done.cpu_s,
-            max_rss_kb=done.max_rss_kb,
             stdout=stdout,
             stderr=stderr,
             limit_hit=hit,
@@ -318,5 +322,4 @@ def _hideable(folders: list[str]) -> list[str]:
 
 
 def _tail(stderr: bytes) -> str:
-    lines = stderr.decode("utf-8", errors="replace").strip().splitlines()
-    return lines[-1] if lines else ""
+    return last_line(decode(stderr))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
+
+from .._compat import StrEnum
 
 
 @dataclass(frozen=True)
@@ -51,8 +52,6 @@ class RunResult:
     exit_code: int | None  # None when the process was killed by a signal
     signal: int | None
     wall_s: float
-    cpu_s: float
-    max_rss_kb: int
     stdout: bytes  # at most the output limit
     stderr: bytes  # at most the output limit
     limit_hit: LimitHit | None = None

@@ -4,9 +4,11 @@ import ctypes
 import os
 import subprocess
 import sys
+from collections.abc import Callable
+from typing import Any
 
 
-def attempt(name, action):
+def attempt(name: str, action: Callable[[], object]) -> None:
     try:
         action()
         print("OK", name, flush=True)
@@ -14,20 +16,21 @@ def attempt(name, action):
         print("BLOCKED", name, type(exc).__name__, flush=True)
 
 
-def fork():
+def fork() -> None:
     pid = os.fork()
     if pid == 0:
         os._exit(0)
     os.waitpid(pid, 0)
 
 
-def posixsubprocess():
+def posixsubprocess() -> None:
     import _posixsubprocess
 
     args = [b"/bin/true"]
     r, w = os.pipe()
-    # The CPython 3.11 signature, as subprocess.Popen calls it.
-    pid = _posixsubprocess.fork_exec(
+    # The CPython 3.11 signature, as subprocess.Popen calls it (typeshed knows another).
+    fork_exec: Any = _posixsubprocess.fork_exec
+    pid = fork_exec(
         args,
         args,
         True,
@@ -58,7 +61,7 @@ def posixsubprocess():
 libc = ctypes.CDLL(None, use_errno=True)
 
 
-def libc_fork():
+def libc_fork() -> None:
     pid = libc.fork()
     if pid == 0:
         os._exit(0)
@@ -67,12 +70,12 @@ def libc_fork():
     os.waitpid(pid, 0)
 
 
-def libc_system():
+def libc_system() -> None:
     if libc.system(b"/bin/true") != 0:
         raise OSError("system failed")
 
 
-def bomb():
+def bomb() -> None:
     for _ in range(20):  # bounded: a real bomb would not stop
         fork()
 

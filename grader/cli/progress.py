@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-from ..batch import Entry
+from ..gradebook import Entry
 
 
 @contextmanager
@@ -38,7 +38,7 @@ def batch_progress(total: int, stream: TextIO) -> Iterator[Callable[[Entry], Non
 
     def done(entry: Entry) -> None:
         nonlocal failed
-        if entry.report is None or entry.report.passed < entry.report.total:
+        if entry.feedback is None or entry.feedback.passed < entry.feedback.total:
             failed += 1
         progress.update(task, advance=1, failed=failed)
 

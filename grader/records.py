@@ -1,0 +1,262 @@
+"""The records that flow between the grader's modules. Standard library only: no YAML, no sandbox.
+
+``Case`` (what to run) → ``CaseOutcome`` (what happened, everything the grader knows) → ``Report``
+(a submission's outcomes) → ``Feedback`` (what may be shown to the student). ``Report.feedback()``
+is the one place that applies visibility: renderers and gradebooks only ever see ``Feedback``, so
+a renderer cannot leak what it never receives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Protocol
+
+from ._compat import StrEnum
+from .errors import ExitCode
+from .text import decode
+
+
+class Verdict(StrEnum):
+    PASSED = "passed"
+    WRONG_ANSWER = "wrong_answer"
+    RUNTIME_ERROR = "runtime_error"
+    TIMEOUT = "timeout"
+    MEMORY_LIMIT = "memory_limit"
+    OUTPUT_LIMIT = "output_limit"
+    GRADER_ERROR = "grader_error"  # the grader, spec or reference is at fault, never the student
+
+
+class Visibility(StrEnum):
+    VISIBLE = "visible"
+    HIDDEN = "hidden"
+    AFTER_DUE_DATE = "after_due_date"
+
+
+# What a student's report shows of a case's input, output, message and hint, by visibility.
+# Title, verdict, time and points are always shown. A row's reason is its comment.
+SHOWS_DETAILS: Mapping[Visibility, bool] = MappingProxyType(
+    {
+        Visibility.VISIBLE: True,  # the case teaches: show everything
+        Visibility.HIDDEN: False,  # the case checks: showing its data would give the answer away
+        # Gradescope reveals these itself after the deadline; every other report is the student's
+        Visibility.AFTER_DUE_DATE: False,
+    }
+)
+HIDDEN_MESSAGE = "hidden case"
+
+
+class Mismatch(StrEnum):
+    TOKEN = "token"
+    MISSING_TOKEN = "missing_token"
+    EXTRA_TOKEN = "extra_token"
+    MISSING_LINE = "missing_line"
+    EXTRA_LINE = "extra_line"
+    LINE = "line"  # whole-line comparators do not look at tokens
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The verdict of one comparison and, when it failed, where the output first differs."""
+
+    ok: bool
+    kind: Mismatch | None = None
+    line: int | None = None  # 1-based
+    token: int | None = None  # 1-based
+    expected: str | None = None  # the expected token (or line)
+    got: str | None = None
+    expected_line: str | None = None
+    got_line: str | None = None
+    note: str = ""
+
+    @property
+    def message(self) -> str:
+        if self.ok:
+            return "output matches"
+        at = f"line {self.line}" + (f", token {self.token}" if self.token else "")
+        text = {
+            Mismatch.TOKEN: f"{at}: expected {self.expected!r}, got {self.got!r}",
+            Mismatch.LINE: f"{at}: expected {self.expected!r}, got {self.got!r}",
+            Mismatch.MISSING_TOKEN: f"{at}: missing token, expected {self.expected!r}",
+            Mismatch.EXTRA_TOKEN: f"{at}: extra token {self.got!r}",
+            Mismatch.MISSING_LINE: f"{at}: missing line, expected {self.expected!r}",
+            Mismatch.EXTRA_LINE: f"{at}: extra line {self.got!r}",
+        }[self.kind or Mismatch.LINE]
+        return f"{text} ({self.note})" if self.note else text
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    input: bytes
+    expected: str
+    title: str
+    points: float = 1.0
+    hint: str | None = None
+    visibility: Visibility = Visibility.VISIBLE
+    sample: bool = False
+
+
+@dataclass(frozen=True)
+class CaseOutcome:
+    """Everything the grader knows of one case's run, hidden data included: never rendered as is."""
+
+    case: Case
+    verdict: Verdict
+    message: str  # one line: why this verdict
+    time_s: float
+    exit_code: int | None = None  # None when killed by a signal or never started
+    stdout: str = ""
+    stderr: str = ""
+    comparison: Comparison | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.verdict is Verdict.PASSED
+
+    @property
+    def max_points(self) -> float:
+        return self.case.points
+
+    @property
+    def points(self) -> float:
+        return self.case.points if self.passed else 0.0
+
+    def feedback(self) -> CaseFeedback:
+        case = self.case
+        shown = SHOWS_DETAILS[case.visibility]
+        return CaseFeedback(
+            name=case.name,
+            title=case.title,
+            verdict=self.verdict,
+            # The message quotes expected and actual tokens, which a hidden case must not reveal.
+            message=self.message if shown or self.passed else HIDDEN_MESSAGE,
+            time_s=self.time_s,
+            exit_code=self.exit_code,
+            points=self.points,
+            max_points=self.max_points,
+            visibility=case.visibility,
+            details_shown=shown,
+            hint=case.hint if shown else None,
+            input=decode(case.input) if shown else "",
+            stdout=self.stdout if shown else "",
+            stderr=self.stderr if shown else "",
+            comparison=self.comparison if shown else None,
+        )
+
+
+@dataclass(frozen=True)
+class CaseFeedback:
+    """One case as the student may see it: a hidden case has no input, output, hint or message."""
+
+    name: str
+    title: str
+    verdict: Verdict
+    message: str
+    time_s: float
+    exit_code: int | None
+    points: float
+    max_points: float
+    visibility: Visibility = Visibility.VISIBLE
+    details_shown: bool = True
+    hint: str | None = None
+    input: str = ""
+    stdout: str = ""
+    stderr: str = ""
+    comparison: Comparison | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.verdict is Verdict.PASSED
+
+
+class _Scored(Protocol):
+    @property
+    def verdict(self) -> Verdict: ...
+    @property
+    def points(self) -> float: ...
+    @property
+    def max_points(self) -> float: ...
+    @property
+    def time_s(self) -> float: ...
+
+
+class _Tally:
+    """Totals and the exit policy, shared by ``Report`` and ``Feedback``."""
+
+    @property
+    def _scored(self) -> tuple[_Scored, ...]:
+        raise NotImplementedError
+
+    @property
+    def passed(self) -> int:
+        return sum(c.verdict is Verdict.PASSED for c in self._scored)
+
+    @property
+    def total(self) -> int:
+        return len(self._scored)
+
+    @property
+    def points(self) -> float:
+        return sum(c.points for c in self._scored)
+
+    @property
+    def max_points(self) -> float:
+        return sum(c.max_points for c in self._scored)
+
+    @property
+    def score(self) -> float:
+        """Fraction of the points earned, 0 to 1 (cases of 0 points count for nothing)."""
+        if self.max_points > 0:
+            return self.points / self.max_points
+        return 1.0 if self.passed == self.total else 0.0
+
+    @property
+    def time_s(self) -> float:
+        return round(sum(c.time_s for c in self._scored), 3)
+
+    @property
+    def exit_code(self) -> ExitCode:
+        # A grader error outranks a failure: the student's result is not known.
+        if any(c.verdict is Verdict.GRADER_ERROR for c in self._scored):
+            return ExitCode.GRADER_ERROR
+        return ExitCode.OK if self.passed == self.total else ExitCode.FAILED
+
+
+@dataclass(frozen=True)
+class Report(_Tally):
+    exercise: str
+    submission: str
+    outcomes: tuple[CaseOutcome, ...]
+    started_at: str = ""  # ISO 8601, UTC, to the second, without a zone (as JUnit wants it)
+    hostname: str = ""
+
+    @property
+    def _scored(self) -> tuple[_Scored, ...]:
+        return self.outcomes
+
+    def feedback(self) -> Feedback:
+        """The report as the student may see it: visibility applied, once, here."""
+        return Feedback(
+            exercise=self.exercise,
+            submission=self.submission,
+            cases=tuple(o.feedback() for o in self.outcomes),
+            started_at=self.started_at,
+            hostname=self.hostname,
+        )
+
+
+@dataclass(frozen=True)
+class Feedback(_Tally):
+    """What every renderer and gradebook receives."""
+
+    exercise: str
+    submission: str
+    cases: tuple[CaseFeedback, ...]
+    started_at: str = ""
+    hostname: str = ""
+
+    @property
+    def _scored(self) -> tuple[_Scored, ...]:
+        return self.cases

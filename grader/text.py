@@ -1,0 +1,14 @@
+"""Reading text a program printed: bytes that may be anything, turned into what we show."""
+
+from __future__ import annotations
+
+
+def decode(data: bytes) -> str:
+    """Program output is data: invalid UTF-8 must neither crash the grader nor hide the rest."""
+    return data.decode("utf-8", errors="replace")
+
+
+def last_line(text: str) -> str:
+    """The last non-blank line, stripped: where a traceback names its exception."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
