@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import click
@@ -292,3 +296,38 @@ def test_output_over_the_submission_is_refused(tmp_path: Path) -> None:
     result = grade_cli("add", str(mine), "-o", str(mine), env=IN_COURSE)
     assert result.exit_code == 2 and "is the submission itself" in result.stderr
     assert mine.read_text() == "print(6)\n"
+
+
+def _on_a_terminal(*args: str, env: dict[str, str]) -> str:
+    """What ``grade ARGS`` writes to a real terminal (a pty), stderr apart."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "grader", *args],
+        stdin=slave,
+        stdout=slave,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # EIO: the program exited and closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait()
+    os.close(master)
+    return b"".join(chunks).decode()
+
+
+def test_auto_is_rich_on_a_terminal_and_plain_with_no_color() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env["GRADE_ROOT"] = str(COURSE)
+    coloured = _on_a_terminal("add", str(WRONG), env=env)
+    assert "\x1b[31m" in coloured and "wrong_answer" in coloured
+    plain = _on_a_terminal("add", str(WRONG), env={**env, "NO_COLOR": "1"})
+    assert "\x1b[" not in plain and "wrong_answer" in plain

@@ -43,5 +43,10 @@ def test_bad_options_are_refused(method: str, options: dict[str, Any], problem: 
         build(method, options)
 
 
-def test_builtins_are_in_the_registry() -> None:
-    assert set(COMPARATORS) >= {"tokens", "exact"}
+@pytest.mark.parametrize("method", sorted(COMPARATORS))
+def test_every_registered_comparator_is_reachable_from_a_spec(method: str) -> None:
+    """Each name in the registry builds from a spec's defaults and judges both ways."""
+    compare = build(method, {})
+    assert compare("a 1.5\n", "a 1.5\n").ok
+    differs = compare("a 1.5\n", "b 1.5\n")
+    assert not differs.ok and differs.line == 1 and differs.message.startswith("line 1")

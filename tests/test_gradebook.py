@@ -1,0 +1,90 @@
+"""The gradebook's files and summary from fixed feedback (no runs): goldens, round trip, merge."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from conftest import Golden
+from test_render import sample_report
+
+from grader.errors import ExitCode, UsageError
+from grader.gradebook import Entry, Gradebook, merge
+from grader.records import Feedback
+
+
+def _book(shard: str | None = None) -> Gradebook:
+    feedback = sample_report().feedback()
+    names = tuple(c.name for c in feedback.cases)
+    good = replace(feedback, submission="class/alice/solution.py")
+    return Gradebook(
+        exercise="quantize",
+        case_names=names,
+        entries=(
+            Entry('=HYPERLINK("x")', "class/=HYPERLINK.py", good),
+            Entry("alice", "class/alice/solution.py", good),
+            Entry(
+                "bob\x1b[2J", "class/bob", None, "expected one .py file in the folder, found none"
+            ),
+        ),
+        shard=shard,
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("gradebook.csv", lambda b: b.csv()),
+        ("gradebook.json", lambda b: b.to_json()),
+        ("gradebook_summary.txt", lambda b: b.summary()),
+    ],
+)
+def test_gradebook_goldens(golden: Golden, name: str, text: object) -> None:
+    golden(name, text(_book()))  # type: ignore[operator]
+
+
+def test_csv_and_summary_never_pass_names_through_raw() -> None:
+    book = _book()
+    rows = list(csv.reader(io.StringIO(book.csv())))
+    assert rows[1][0] == '\'=HYPERLINK("x")'  # shown as text by a spreadsheet, never run
+    assert "\x1b" not in book.summary() and "bob\\x1b[2J" in book.summary()
+
+
+def test_json_round_trips(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    path.write_text(_book("1/2").to_json())
+    loaded = Gradebook.load(path)
+    assert loaded.to_json() == path.read_text()
+    assert loaded.shard == "1/2" and isinstance(loaded.entries[0].feedback, Feedback)
+
+
+def test_exit_policy() -> None:
+    book = _book()
+    assert book.exit_code is ExitCode.GRADER_ERROR  # the sample has a grader_error case
+    clean = replace(book, entries=book.entries[2:])
+    assert clean.exit_code is ExitCode.OK  # an ungradable submission is a row, not a CI error
+    assert replace(clean, interrupted=True).exit_code is ExitCode.INTERRUPTED
+
+
+def test_merge_joins_and_refuses() -> None:
+    book = _book()
+    first = replace(book, entries=book.entries[:1], shard="1/2")
+    second = replace(book, entries=book.entries[1:], shard="2/2")
+    merged = merge([("a.json", first), ("b.json", second)])
+    assert [e.submission for e in merged.entries] == [e.submission for e in book.entries]
+    assert merged.shard is None
+    with pytest.raises(
+        UsageError, match=re.escape("in more than one gradebook: a.json and b.json")
+    ):
+        merge([("a.json", first), ("b.json", first)])
+    other = replace(second, case_names=second.case_names[:-1])
+    with pytest.raises(
+        UsageError, match=re.escape("b.json was graded on other cases than a.json: -06-grader")
+    ):
+        merge([("a.json", first), ("b.json", other)])
+    with pytest.raises(UsageError, match="different exercises"):
+        merge([("a.json", first), ("b.json", replace(second, exercise="specdec"))])
