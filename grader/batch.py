@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import glob
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from concurrent.futures import Future, as_completed
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from .errors import UsageError
 from .gradebook import Entry, Gradebook
-from .grading import Plan, now, report, submission_problem, submit_cases
+from .grading import Plan, now, report, submission_problem, submit_cases, worker_pool
 from .records import CaseOutcome
 
 
@@ -120,7 +120,7 @@ def grade_batch(
             on_done(entry)
 
     interrupted = False
-    pool = ThreadPoolExecutor(max_workers=plan.jobs)
+    pool = worker_pool(plan.jobs)
     owner: dict[Future[CaseOutcome], _InFlight] = {}
     try:
         for sub in submissions:

@@ -7,6 +7,7 @@ limits, what a run may see, how many at once) is decided in one place, not per c
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import stat
 import sys
@@ -167,11 +168,23 @@ def now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def _main_thread_takes_signals() -> None:
+    # A process-directed signal goes to any thread that does not block it. Were Ctrl-C delivered
+    # to a worker (blocked in poll on a run), the main thread, waiting on a lock, would never
+    # wake to raise KeyboardInterrupt; blocked here, it can only reach the main thread.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+
+
+def worker_pool(workers: int) -> ThreadPoolExecutor:
+    """Threads for case-runs; signals stay with the main thread, which handles them."""
+    return ThreadPoolExecutor(max_workers=workers, initializer=_main_thread_takes_signals)
+
+
 def grade(plan: Plan, submission: Path) -> Report:
     """Run ``submission`` on every case of the plan (``plan.jobs`` at once), in case order."""
     script = check_submission(submission)
     started = now()
     workers = max(1, min(plan.jobs, len(plan.cases)))
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    with worker_pool(workers) as pool:
         outcomes = [f.result() for f in submit_cases(pool, plan, script, plan.cases)]
     return report(plan, submission, outcomes, started)

@@ -202,7 +202,9 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_was_graded(course: Root, tmp_path: 
         os.kill(proc.pid, signal.SIGINT)
         _stdout, stderr = proc.communicate(timeout=120)
     finally:
-        proc.kill()
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130, stderr
     assert "interrupted" in stderr and "Traceback" not in stderr
     book = json.loads(out.read_text())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from dataclasses import replace
@@ -214,3 +215,24 @@ def test_sandbox_reports_which_limit_it_hit(sandbox: Sandbox) -> None:
     )
     assert result.limit_hit is LimitHit.OUTPUT
     assert len(result.stdout) == 64 * 1024  # captured output is capped, not the whole flood
+
+
+def test_signals_reach_the_main_thread_and_runs_start_with_none_blocked(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    """Ctrl-C delivered to a worker thread left the main thread asleep on a lock (a batch hung
+    under load): workers block the signals, and the runs they start must not inherit that."""
+    plan = plan_of(add, jobs=2)
+    box = plan.sandbox
+    assert box is not None
+    masks: list[set[int]] = []
+
+    def recording(argv: list[str], *, stdin: bytes, limits: Limits) -> RunResult:
+        masks.append(set(signal.pthread_sigmask(signal.SIG_BLOCK, [])))
+        return box.run(argv, stdin=stdin, limits=limits)
+
+    mask_of_run = tmp_path / "mask.py"
+    mask_of_run.write_text("import signal\nprint(sorted(signal.pthread_sigmask(0, [])))\n")
+    report = grade(replace(plan, runner=recording), mask_of_run)
+    assert all({signal.SIGINT, signal.SIGTERM} <= mask for mask in masks) and masks
+    assert {o.stdout.strip() for o in report.outcomes} == {"[]"}
