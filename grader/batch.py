@@ -92,12 +92,20 @@ def shard(submissions: Sequence[Submission], k: int, n: int) -> list[Submission]
     return [s for i, s in enumerate(ordered) if i % n == k - 1]
 
 
-@dataclass
+@dataclass(eq=False)  # hashed by identity: one per submission in flight
 class _InFlight:
     submission: Submission
     started: datetime
     futures: list[Future[CaseOutcome]]
     left: int
+
+
+def _entry(plan: Plan, flight: _InFlight) -> Entry:
+    sub = flight.submission
+    outcomes = [f.result() for f in flight.futures]
+    return Entry(
+        sub.name, str(sub.path), report(plan, sub.path, outcomes, flight.started).feedback()
+    )
 
 
 def grade_batch(
@@ -134,15 +142,20 @@ def grade_batch(
             flight = owner[future]
             flight.left -= 1
             if flight.left == 0:
-                outcomes = [f.result() for f in flight.futures]
-                sub = flight.submission
-                graded = report(plan, sub.path, outcomes, flight.started).feedback()
-                finish(Entry(sub.name, str(sub.path), graded))
+                finish(_entry(plan, flight))
     except KeyboardInterrupt:
         interrupted = True
+        # Runs that ended before Ctrl-C are graded work: keep each submission they complete,
+        # even if the loop above had not come to it yet.
+        for flight in dict.fromkeys(owner.values()):
+            if flight.left > 0 and all(f.done() and not f.cancelled() for f in flight.futures):
+                finish(_entry(plan, flight))
         for future in owner:
             future.cancel()
         plan.cancel()
+    except BaseException:
+        plan.cancel()
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     return Gradebook(

@@ -6,16 +6,22 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from .errors import ExerciseError
-from .records import Case
+from .records import Case, Visibility
 from .spec import CaseMeta, Exercise, parse_case_meta, read_yaml
 
 CASES_META_FILE = "cases.yaml"
+_NO_META = CaseMeta()
 
 
 def load_cases(
-    directory: Path, meta: Mapping[str, CaseMeta], *, meta_source: Path | None = None
+    directory: Path,
+    meta: Mapping[str, CaseMeta],
+    *,
+    meta_source: Path | None = None,
+    default: CaseMeta = _NO_META,
 ) -> tuple[Case, ...]:
-    """Every pair in ``directory``; ``meta`` keys naming no case are errors of ``meta_source``."""
+    """Every pair in ``directory``; ``meta`` keys naming no case are errors of ``meta_source``;
+    a case without metadata gets ``default``'s."""
     if not directory.is_dir():
         raise ExerciseError(directory, "no such case folder")
     inputs = {p.stem: p for p in directory.glob("*.in")}
@@ -30,12 +36,11 @@ def load_cases(
         for name in sorted(meta.keys() - inputs.keys()):
             raise ExerciseError(meta_source, f"cases.{name}: no case {name}.in in {directory}")
     return tuple(
-        _case(name, inputs[name], outputs[name], meta.get(name)) for name in sorted(inputs)
+        _case(name, inputs[name], outputs[name], meta.get(name, default)) for name in sorted(inputs)
     )
 
 
-def _case(name: str, input_path: Path, output_path: Path, meta: CaseMeta | None) -> Case:
-    meta = meta or CaseMeta()
+def _case(name: str, input_path: Path, output_path: Path, meta: CaseMeta) -> Case:
     try:
         data = input_path.read_bytes()
         expected = output_path.read_text(encoding="utf-8")
@@ -56,7 +61,8 @@ def _case(name: str, input_path: Path, output_path: Path, meta: CaseMeta | None)
 def exercise_cases(exercise: Exercise, cases_dir: Path | None = None) -> tuple[Case, ...]:
     """The exercise's own cases, or those of ``cases_dir`` (CI's hidden cases).
 
-    A ``cases.yaml`` beside a ``--cases`` folder gives its cases titles, points and visibility.
+    A ``cases.yaml`` beside a ``--cases`` folder gives its cases titles, points and visibility;
+    without one its cases are hidden: a folder passed to CI is secret unless it says otherwise.
     """
     if cases_dir is None:
         return load_cases(exercise.cases_dir, exercise.case_meta, meta_source=exercise.spec_path)
@@ -64,4 +70,4 @@ def exercise_cases(exercise: Exercise, cases_dir: Path | None = None) -> tuple[C
     if meta_file.is_file():
         meta = parse_case_meta(meta_file, read_yaml(meta_file))
         return load_cases(cases_dir, meta, meta_source=meta_file)
-    return load_cases(cases_dir, {})
+    return load_cases(cases_dir, {}, default=CaseMeta(visibility=Visibility.HIDDEN))

@@ -118,11 +118,11 @@ class Gradebook:
             writer.writerow(
                 [
                     _cell(e.submission),
-                    f"{f.score:.4f}" if f else "0.0000",
-                    f"{f.points:g}" if f else "0",
-                    f"{f.max_points:g}" if f else "",
-                    f.passed if f else 0,
-                    f.total if f else len(self.case_names),
+                    f"{f.score:.4f}" if f is not None else "0.0000",
+                    f"{f.points:g}" if f is not None else "0",
+                    f"{f.max_points:g}" if f is not None else "",
+                    f.passed if f is not None else 0,
+                    f.total if f is not None else len(self.case_names),
                     _cell(e.error or ""),
                     *(verdicts.get(name, "") for name in self.case_names),
                 ]

@@ -32,11 +32,15 @@ MAX_SUBMISSION_BYTES = 1 << 20  # a script larger than 1 MiB is not a student's 
 def submission_problem(path: Path) -> str | None:
     """Why ``path`` cannot be graded as a submission, or None. The one rule for every command."""
     try:
-        info = path.stat()
+        info = path.lstat()
     except FileNotFoundError:
         return "does not exist"
     except OSError as exc:
         return f"cannot be read: {exc.strerror}"
+    if stat.S_ISLNK(info.st_mode):
+        # followed, it could name any file the grader can read (a hidden .out, /etc/shadow) and
+        # show its first line in a SyntaxError
+        return "is a symbolic link; grade the file itself"
     if stat.S_ISDIR(info.st_mode):
         return "is a folder; give the .py file to grade"
     if not stat.S_ISREG(info.st_mode):
@@ -102,7 +106,7 @@ class Plan:
         return self.sandbox.notice() if self.sandbox is not None else None
 
     def cancel(self) -> None:
-        """End the runs in progress and refuse new ones (Ctrl-C)."""
+        """End the runs in progress and refuse new ones (Ctrl-C): the plan is spent after it."""
         if self.sandbox is not None:
             self.sandbox.cancel()
 
@@ -184,7 +188,12 @@ def grade(plan: Plan, submission: Path) -> Report:
     """Run ``submission`` on every case of the plan (``plan.jobs`` at once), in case order."""
     script = check_submission(submission)
     started = now()
-    workers = max(1, min(plan.jobs, len(plan.cases)))
-    with worker_pool(workers) as pool:
+    pool = worker_pool(max(1, min(plan.jobs, len(plan.cases))))
+    try:
         outcomes = [f.result() for f in submit_cases(pool, plan, script, plan.cases)]
+    except BaseException:  # Ctrl-C: end the runs in progress now, not at their time limit
+        plan.cancel()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
     return report(plan, submission, outcomes, started)

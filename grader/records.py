@@ -133,11 +133,11 @@ class CaseOutcome:
             # The message quotes expected and actual tokens, which a hidden case must not reveal.
             message=self.message if shown or self.passed else HIDDEN_MESSAGE,
             time_s=self.time_s,
-            exit_code=self.exit_code,
+            # A script can write a byte of the hidden input into its exit code: not shown either.
+            exit_code=self.exit_code if shown else None,
             points=self.points,
             max_points=self.max_points,
             visibility=case.visibility,
-            details_shown=shown,
             hint=case.hint if shown else None,
             input=decode(case.input) if shown else "",
             stdout=self.stdout if shown else "",
@@ -159,7 +159,6 @@ class CaseFeedback:
     points: float
     max_points: float
     visibility: Visibility = Visibility.VISIBLE
-    details_shown: bool = True
     hint: str | None = None
     input: str = ""
     stdout: str = ""
@@ -169,6 +168,10 @@ class CaseFeedback:
     @property
     def passed(self) -> bool:
         return self.verdict is Verdict.PASSED
+
+    @property
+    def details_shown(self) -> bool:
+        return SHOWS_DETAILS[self.visibility]
 
 
 class _Scored(Protocol):

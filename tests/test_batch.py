@@ -195,6 +195,9 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_was_graded(course: Root, tmp_path: 
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "TMPDIR": str(runs)},
+        # a suite started in the background (nohup, `cmd &` in a script) passes SIGINT on ignored,
+        # and a Python started so never raises KeyboardInterrupt: this is Ctrl-C at a terminal
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         # jobs=1 grades in order: once a slow run has printed its marker, a_fast is done

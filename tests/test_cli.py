@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import select
 import shutil
 import subprocess
 import sys
@@ -294,7 +295,7 @@ def test_output_over_the_submission_is_refused(tmp_path: Path) -> None:
     mine = tmp_path / "mine.py"
     mine.write_text("print(6)\n")
     result = grade_cli("add", str(mine), "-o", str(mine), env=IN_COURSE)
-    assert result.exit_code == 2 and "is the submission itself" in result.stderr
+    assert result.exit_code == 2 and "is the submission; write the results to" in result.stderr
     assert mine.read_text() == "print(6)\n"
 
 
@@ -311,16 +312,19 @@ def _on_a_terminal(*args: str, env: dict[str, str]) -> str:
     )
     os.close(slave)
     chunks = []
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:  # EIO: the program exited and closed the terminal
-            break
-        if not data:
-            break
-        chunks.append(data)
-    proc.wait()
-    os.close(master)
+    try:
+        while select.select([master], [], [], 60)[0]:  # a bound for a stuck child, not a sync
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # EIO: the program exited and closed the terminal
+                break
+            if not data:
+                break
+            chunks.append(data)
+        proc.wait(timeout=60)
+    finally:
+        proc.kill()
+        os.close(master)
     return b"".join(chunks).decode()
 
 
@@ -331,3 +335,28 @@ def test_auto_is_rich_on_a_terminal_and_plain_with_no_color() -> None:
     assert "\x1b[31m" in coloured and "wrong_answer" in coloured
     plain = _on_a_terminal("add", str(WRONG), env={**env, "NO_COLOR": "1"})
     assert "\x1b[" not in plain and "wrong_answer" in plain
+
+
+def test_a_symlinked_submission_is_refused(tmp_path: Path) -> None:
+    """Followed, it could name any file the grader can read and show its first line."""
+    secret = tmp_path / "secret.out"
+    secret.write_text("the answer\n")
+    link = tmp_path / "mine.py"
+    link.symlink_to(secret)
+    result = grade_cli("add", str(link), env=IN_COURSE)
+    assert result.exit_code == 2 and "is a symbolic link" in result.stderr
+    assert "the answer" not in result.output
+
+
+def test_gradebooks_never_replace_a_submission_or_a_merge_input(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.py"
+    mine.write_text("print(6)\n")
+    result = grade_cli("batch", "add", str(mine), "--json", str(mine), env=IN_COURSE)
+    assert result.exit_code == 2 and "is a submission" in result.stderr
+    assert mine.read_text() == "print(6)\n"
+    book = tmp_path / "book.json"
+    assert grade_cli("batch", "add", str(mine), "--json", str(book), env=IN_COURSE).exit_code == 0
+    before = book.read_text()
+    result = grade_cli("merge", str(book), str(book))
+    assert result.exit_code == 2 and "is an input of merge" in result.stderr
+    assert book.read_text() == before

@@ -91,7 +91,7 @@ def test_installed_wheel_grades_from_any_directory(dist: Path, tmp_path: Path) -
     result = grade("quantize", str(script("quantize_student.py")), "--format", "json")
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    assert report["passed"] == report["total"] == 10
+    assert report["passed"] == report["total"] > 0
     # the grader ran from the wheel's bundled data, not from this checkout
     probe = grade("show", "specdec")
     assert probe.returncode == 0

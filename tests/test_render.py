@@ -95,6 +95,16 @@ def sample_report() -> Report:
                 comparison=TokenComparator()("SECRET 1\n", "SECRET 2\n"),
             ),
             _outcome(
+                "07-after-due",
+                Verdict.RUNTIME_ERROR,
+                "exited with code 3: SECRET",
+                visibility=Visibility.AFTER_DUE_DATE,
+                input="SECRET INPUT",
+                stderr="SECRET TRACEBACK",
+                hint="SECRET HINT",
+                exit_code=3,
+            ),
+            _outcome(
                 "06-grader",
                 Verdict.GRADER_ERROR,
                 "cannot run /x/python",
@@ -160,11 +170,13 @@ def test_hidden_case_reveals_nothing_in_any_format() -> None:
     for fmt in FORMATS:
         text = render(fmt, feedback)
         assert "SECRET" not in text, fmt
-        assert "05 hidden" in text or "05-hidden" in text, fmt  # the case itself is reported
+        for name in ("05", "07"):  # the cases themselves are reported, hidden and after-due-date
+            assert f"{name} " in text or f"{name}-" in text, fmt
     assert "SECRET" not in render_github_summary(feedback)
-    case = json.loads(render("json", feedback))["cases"][4]
-    assert case["status"] == "wrong_answer" and case["visibility"] == "hidden"
-    assert case["message"] == "hidden case"
+    cases = json.loads(render("json", feedback))["cases"]
+    assert cases[4]["status"] == "wrong_answer" and cases[4]["visibility"] == "hidden"
+    assert cases[4]["message"] == "hidden case" and cases[4]["exit_code"] is None
+    assert cases[5]["visibility"] == "after_due_date" and cases[5]["exit_code"] is None
 
 
 def _shown(report: Report) -> str:

@@ -62,19 +62,17 @@ def batch(
     row (whatever its score), 4 on a grader error, 130 when interrupted.
     """
     from .. import batch as batching
-    from ..files import write_atomically
+    from ..files import refuse_overwriting, write_atomically
     from .progress import batch_progress
 
-    plan = plan_for(
-        load(exercise, root),
-        sandbox_mode=sandbox_mode,
-        cases_dir=cases_dir,
-        timeout=timeout,
-        jobs=jobs,
-    )
+    spec = load(exercise, root)
     found = batching.discover(paths)
     if shard is not None:
         found = batching.shard(found, *batching.parse_shard(shard))
+    refuse_overwriting([json_file, csv_file], [s.path for s in found], "a submission")
+    plan = plan_for(
+        spec, sandbox_mode=sandbox_mode, cases_dir=cases_dir, timeout=timeout, jobs=jobs
+    )
     with batch_progress(len(found), sys.stderr) as on_done:
         book = batching.grade_batch(plan, found, shard_label=shard, on_done=on_done)
     if json_file is not None:
@@ -102,11 +100,13 @@ def batch(
 )
 def merge(out: Path, inputs: tuple[Path, ...], csv_file: Path | None) -> None:
     """Join the JSON gradebooks of grade batch --shard runs into OUT."""
-    from ..files import write_atomically
+    from ..files import refuse_overwriting, write_atomically
     from ..gradebook import Gradebook, merge
 
+    refuse_overwriting([out, csv_file], inputs, "an input of merge")
     merged = merge([(str(p), Gradebook.load(p)) for p in inputs])
     write_atomically(out, merged.to_json())
     if csv_file is not None:
         write_atomically(csv_file, merged.csv())
     click.echo(f"{out}: {len(merged.entries)} submissions from {len(inputs)} gradebooks")
+    sys.exit(merged.exit_code)

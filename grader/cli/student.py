@@ -8,7 +8,6 @@ from pathlib import Path
 
 import click
 
-from ..errors import UsageError
 from ..render import FORMATS
 from .base import (
     cases_option,
@@ -60,12 +59,11 @@ def check(
     output: Path | None,
 ) -> None:
     """Grade SUBMISSION (a Python script) on EXERCISE's cases."""
+    from ..files import refuse_overwriting
     from ..grading import check_submission, grade
 
     spec = load(exercise, root)
-    script = check_submission(submission)
-    if output is not None and output.resolve() == script:
-        raise UsageError(f"--output {output} is the submission itself; name another file")
+    refuse_overwriting([output], [check_submission(submission)], "the submission")
     plan = plan_for(
         spec, sandbox_mode=sandbox_mode, cases_dir=cases_dir, timeout=timeout, jobs=jobs
     )

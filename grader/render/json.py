@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import __version__
-from ..records import SHOWS_DETAILS, CaseFeedback, Feedback, Verdict, Visibility
+from ..records import CaseFeedback, Feedback, Verdict, Visibility
 
 SCHEMA_VERSION = 1
 
@@ -58,7 +58,6 @@ def _case_from_dict(data: Mapping[str, Any]) -> CaseFeedback:
         points=float(data["points"]),
         max_points=float(data["max_points"]),
         visibility=visibility,
-        details_shown=SHOWS_DETAILS[visibility],
     )
 
 
