@@ -66,6 +66,7 @@ def _apply(cfg: Config, layers: list[str], report: dict[str, Any]) -> None:
         from grader.sandbox import landlock, namespaces, seccomp
     else:
         landlock, namespaces, seccomp = (_sibling(n) for n in ("landlock", "namespaces", "seccomp"))
+        seccomp.syscalls = _sibling("syscalls")
     probing = cfg.get("probe", False)
     uid, gid = int(cfg.get("uid") or 0), int(cfg.get("gid") or 0)
 

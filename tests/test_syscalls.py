@@ -1,0 +1,99 @@
+"""The syscall policy as a golden table: a probe inside the strict sandbox calls every syscall of
+the policy (and some outside it) and what it sees must match tests/golden/syscalls_<arch>.txt.
+Any change to the policy changes a row: update the golden file on purpose, with --update-golden.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import json
+import os
+import sys
+
+import pytest
+from conftest import TESTS, Golden
+
+from grader.sandbox import Limits, Sandbox, SandboxMode, SandboxUnavailable
+from grader.sandbox.seccomp import build_filter
+from grader.sandbox.syscalls import AARCH64, ARCHES, POLICY, X86_64
+
+ENDS_THE_PROCESS = {"exit", "exit_group", "rt_sigreturn"}  # not probed: they would end it
+MAP_SHARED, MAP_PRIVATE, MAP_ANONYMOUS = 0x01, 0x02, 0x20
+
+
+def _calls(numbers: dict[str, int]) -> list[tuple[str, int, list[int | str]]]:
+    calls: list[tuple[str, int, list[int | str]]] = [
+        (name, numbers[name], [-1] * 6)
+        for name in sorted(POLICY)
+        if name in numbers and name not in ENDS_THE_PROCESS
+    ]
+    n = numbers
+    calls += [
+        ("kill(self,0)", n["kill"], ["self", 0]),
+        ("kill(1,0)", n["kill"], [1, 0]),
+        ("tgkill(self,self,0)", n["tgkill"], ["self", "self", 0]),
+        ("prlimit64(0,NOFILE)", n["prlimit64"], [0, 7, 0, 0]),
+        ("prlimit64(1,NOFILE)", n["prlimit64"], [1, 7, 0, 0]),
+        ("setpriority(PROCESS,1,0)", n["setpriority"], [0, 1, 0]),
+        ("fcntl(0,F_GETFD)", n["fcntl"], [0, 1]),
+        ("fcntl(0,F_SETLEASE)", n["fcntl"], [0, 1024, 0]),
+        ("fcntl(0,F_SETLK)", n["fcntl"], [0, 6, 0]),
+        ("ioctl(0,TIOCSTI)", n["ioctl"], [0, 0x5412, 0]),
+        ("prctl(PR_SET_PDEATHSIG)", n["prctl"], [1, 9]),
+        ("mmap(anonymous private)", n["mmap"], [0, 4096, 3, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0]),
+        ("mmap(anonymous shared)", n["mmap"], [0, 4096, 3, MAP_SHARED | MAP_ANONYMOUS, -1, 0]),
+        ("clone(new process)", n["clone"], [17, 0, 0, 0, 0]),  # SIGCHLD: a fork
+        ("clone3", n["clone3"], [0, 0]),
+        ("open_tree_attr (467)", 467, [-1] * 6),
+        ("number 1000", 1000, [-1] * 6),
+    ]
+    if os.uname().machine == "x86_64":
+        calls.append(("x32 read", 0x40000000, [-1, 0, 0]))
+    return calls
+
+
+@pytest.fixture(scope="module")
+def strict() -> Sandbox:
+    try:
+        return Sandbox.create(SandboxMode.STRICT)
+    except SandboxUnavailable as exc:
+        pytest.fail(f"this Linux machine should offer every layer: {exc}")
+
+
+def test_the_probe_sees_the_policy(strict: Sandbox, golden: Golden) -> None:
+    machine = os.uname().machine
+    if machine not in ARCHES:
+        pytest.skip(f"no syscall table for {machine}")
+    calls = _calls(ARCHES[machine][1])
+    stdin = json.dumps({"calls": calls}).encode()
+    probe = [sys.executable, str(TESTS / "attacks" / "syscall_probe.py")]
+    result = strict.run(probe, stdin=stdin, limits=Limits())
+    assert result.exit_code == 0, result.stderr.decode()
+    lines = result.stdout.decode()
+    assert len(lines.splitlines()) == len(calls)  # every call was made and reported
+    golden(f"syscalls_{machine}.txt", lines)
+
+
+def test_every_rule_compiles_for_both_architectures() -> None:
+    for machine in ARCHES:
+        program = build_filter(4242, machine=machine)
+        assert len(program) % 8 == 0 and len(program) // 8 < 4096
+
+
+@pytest.mark.parametrize(
+    ("machine", "table", "arch"), [("x86_64", X86_64, 0xC000003E), ("aarch64", AARCH64, 0xC00000B7)]
+)
+def test_numbers_are_the_kernels(machine: str, table: dict[str, int], arch: int) -> None:
+    """Cross-checked against libseccomp's tables where the library is installed."""
+    path = ctypes.util.find_library("seccomp")
+    if path is None:
+        pytest.skip("libseccomp is not installed here")
+    lib = ctypes.CDLL(path)
+    lib.seccomp_syscall_resolve_name_arch.argtypes = [ctypes.c_uint32, ctypes.c_char_p]
+    for name, number in table.items():
+        assert lib.seccomp_syscall_resolve_name_arch(arch, name.encode()) == number, name
+
+
+def test_every_rule_says_why() -> None:
+    assert all(len(why) > 10 for _rule, why in POLICY.values())
