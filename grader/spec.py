@@ -125,12 +125,14 @@ _REQUIRED = object()
 
 
 def _limits(path: Path, data: object) -> Limits:
-    f = _Fields(path, "limits", data, ("time_s", "memory_mb", "output_kb"))
+    f = _Fields(path, "limits", data, ("time_s", "memory_mb", "output_kb", "disk_mb", "files"))
     d = Limits()
     return Limits(
         time_s=f.positive("time_s", d.time_s),
         memory_mb=int(f.positive("memory_mb", d.memory_mb)),
         output_kb=int(f.positive("output_kb", d.output_kb)),
+        disk_mb=int(f.positive("disk_mb", d.disk_mb)),
+        files=int(f.positive("files", d.files)),
     )
 
 

@@ -58,6 +58,12 @@ def succeeded(lines: list[str]) -> list[str]:
     return [line for line in lines if line.startswith("OK")]
 
 
+def leaked(lines: list[str]) -> list[str]:
+    """What read_secrets.py got that it must not: in its own PID namespace its parent is its own
+    init (pid 1), whose command line is public and names only the interpreter and _child.py."""
+    return [line for line in succeeded(lines) if line.split()[1] != "/proc/1/cmdline"]
+
+
 def secret_files(root: Root) -> list[str]:
     return [
         str(root.cases / "quantize" / "01-sample-outlier.out"),
@@ -73,9 +79,9 @@ def test_strict_applies_every_layer_but_uid_where_python_is_private(strict: Sand
 def test_cannot_read_answers_or_other_processes(
     strict: Sandbox, off: Sandbox, root: Root, reference_dir: Path
 ) -> None:
-    payload = {"files": secret_files(root)}
+    payload = {"files": secret_files(root), "grader": os.getpid()}
     lines = attack(strict, "read_secrets.py", payload)
-    assert len(lines) == 8 and succeeded(lines) == []
+    assert len(lines) == 10 and leaked(lines) == []
     assert len(succeeded(attack(off, "read_secrets.py", payload))) >= 3  # the answers, /proc
 
 
@@ -100,7 +106,7 @@ def test_hidden_cases_folder_is_hidden_too(
     assert plan.sandbox is not None
     payload = {"files": [str(hidden / "a.out")]}
     assert succeeded(attack(plan.sandbox, "stat_hidden.py", payload)) == []
-    assert succeeded(attack(plan.sandbox, "read_secrets.py", payload)) == []
+    assert leaked(attack(plan.sandbox, "read_secrets.py", payload)) == []
     assert len(succeeded(attack(Sandbox.create(SandboxMode.OFF), "stat_hidden.py", payload))) == 2
 
 
@@ -194,34 +200,23 @@ def test_no_new_processes(strict: Sandbox, off: Sandbox) -> None:
     assert len(succeeded(attack(off, "processes.py"))) == 7  # all but the exec that ends it
 
 
-def _survivors(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and int(entry.name) != os.getpid():
-            try:
-                if marker.encode() in (entry / "cmdline").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                pass
-    return found
-
-
-def test_a_double_forked_daemon_does_not_outlive_the_case(
-    strict: Sandbox, off: Sandbox, tmp_path: Path
-) -> None:
-    # the sandbox child's command line carries its config, script path included, in hex: a copy
-    # in this test's own folder makes the marker unique to this run of the suite
-    daemon = tmp_path / f"daemon-{uuid.uuid4().hex}.py"
-    shutil.copy(ATTACKS / "daemon.py", daemon)
-    marker = str(daemon).encode().hex()
-    assert attack(strict, daemon) == ["BLOCKED PermissionError"]
-    assert _survivors(marker) == []
+def _alive(pid: int) -> bool:
     try:
-        assert succeeded(attack(off, daemon)) == ["OK forked"]
-        assert _survivors(marker)  # the control: what the sandbox prevents does happen without it
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as f:  # a zombie waiting for its reaper is gone too
+        return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_a_double_forked_daemon_does_not_outlive_the_case(strict: Sandbox, off: Sandbox) -> None:
+    assert attack(strict, "daemon.py") == ["BLOCKED PermissionError"]
+    (control,) = attack(off, "daemon.py")  # without the sandbox the daemon escapes the case
+    pid = int(control.split()[-1])
+    try:
+        assert control.startswith("OK forked") and _alive(pid)
     finally:
-        for pid in _survivors(marker):
-            os.kill(pid, 9)
+        os.kill(pid, 9)
 
 
 def test_killing_or_tracing_the_grader_fails(tmp_path: Path) -> None:
@@ -319,7 +314,10 @@ def test_strict_refuses_a_machine_missing_a_layer(monkeypatch: pytest.MonkeyPatc
         Sandbox.create(SandboxMode.STRICT)
     auto = Sandbox.create(SandboxMode.AUTO)
     assert Layer.LANDLOCK not in auto.layers
-    assert "landlock (files readable and writable as the grader's user)" in (auto.notice() or "")
+    assert (auto.notice() or "").startswith(
+        "isolation is reduced on this machine: runs may read and write what the grader's user "
+        "may (no landlock: OSError: no Landlock); to fix: a Linux kernel of 5.13 or later"
+    )
 
 
 def test_other_systems_degrade_to_limits_without_probing(
@@ -330,7 +328,7 @@ def test_other_systems_degrade_to_limits_without_probing(
     auto = Sandbox.create(SandboxMode.AUTO)
     assert not auto.layers & {Layer.NAMESPACES, Layer.MOUNTS, Layer.LANDLOCK, Layer.SECCOMP}
     assert "not available on darwin" in auto.missing[Layer.SECCOMP]
-    assert "without" in (auto.notice() or "")
+    assert "isolation is reduced on this machine" in (auto.notice() or "")
     with pytest.raises(SandboxUnavailable):
         Sandbox.create(SandboxMode.STRICT)
     monkeypatch.setattr(sys, "platform", "linux")  # the runs below are real, on this machine

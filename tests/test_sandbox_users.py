@@ -131,7 +131,9 @@ def _attack_as(uid: int, gid: int, python: str) -> dict[str, Any]:
         out: dict[str, Any] = json.loads(result.stdout)
         attacks = ("read_secrets.py", "stat_hidden.py", "processes.py", "write_outside.py")
         for attack in attacks:
-            assert [x for x in out[f"strict:{attack}"] if x.startswith("OK")] == [], attack
+            got = [x for x in out[f"strict:{attack}"] if x.startswith("OK")]
+            # its parent is its own namespace's init, whose command line is public
+            assert [x for x in got if x.split()[1] != "/proc/1/cmdline"] == [], attack
             assert [x for x in out[f"off:{attack}"] if x.startswith("OK")], attack  # the control
         code, stdout, stderr = out["solution"]
         assert code == 0, stderr

@@ -1,15 +1,18 @@
 """The sandboxed child: apply the layers, then run the submission in this same process.
 
-Started by ``sandbox.py`` as ``python -I _child.py CONFIG`` (a dict, marshalled, in hex) with
-stdin/stdout/stderr already redirected and a status pipe on fd 3. The order matters: limits,
-identity, namespaces and mounts need privileges that Landlock and seccomp then take away; seccomp
-comes last because it forbids ``execve``, which is why the submission runs here, compiled and
-executed as ``__main__``, rather than by exec.
-Writing one byte to fd 3 tells the parent the sandbox is up: a failure before that is the grader's,
-never the student's.
+Started by ``sandbox.py`` as ``python -I _child.py`` with stdin/stdout/stderr redirected, a status
+pipe on fd 3 and its config (a marshalled dict) on fd 4: nothing of the config, hidden paths
+included, shows in the run's ``sys.orig_argv``. Writing one byte to fd 3 tells the parent the
+sandbox is up: a failure before that is the grader's, never the student's.
 
-Every import here is paid by every run: modules that are not built in (json, typing, importlib.util,
-pathlib) cost milliseconds each, so the config comes marshalled and the layers load on demand.
+With namespaces, three processes: this one (P, in the grader's PID namespace) unshares and waits;
+its child (pid 1 of the new PID namespace) builds the run's root and reaps; its grandchild
+(pid 2) drops every privilege and runs the submission. When pid 1 ends, the kernel ends
+everything else in the namespace; each process dies with its parent (PR_SET_PDEATHSIG), so
+killing the grader in any way ends its runs. Without namespaces, P runs the submission itself.
+
+The submission runs here, compiled and executed as ``__main__``, rather than by exec: seccomp
+forbids ``execve``. Every import here is paid by every run, so the layers load on demand.
 """
 
 from __future__ import annotations
@@ -17,17 +20,19 @@ from __future__ import annotations
 import marshal
 import os
 import resource
+import signal
 import sys
 import types
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
+    from typing import Any, NoReturn
 
     Config = dict[str, Any]
 
-STATUS_FD = 3
+STATUS_FD, CONFIG_FD = 3, 4
+_PR_SET_PDEATHSIG = 1
 
 
 def _sibling(name: str) -> types.ModuleType:
@@ -38,6 +43,13 @@ def _sibling(name: str) -> types.ModuleType:
     with open(path, encoding="utf-8") as f:
         exec(compile(f.read(), path, "exec"), module.__dict__)
     return module
+
+
+def _die_with_parent() -> None:
+    """SIGKILL when the parent goes, however it goes."""
+    import ctypes
+
+    ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
 def _cap(which: int, value: int) -> None:
@@ -57,9 +69,38 @@ def _limits(cfg: Config) -> None:
     _cap(resource.RLIMIT_NOFILE, cfg["nofile"])
 
 
-def _apply(cfg: Config, layers: list[str], report: dict[str, Any]) -> None:
+def _relay(child: int, signals: int) -> NoReturn:
+    """P's end: wait for pid 1 and end as the submission ended, signal included."""
+    _, status = os.waitpid(child, 0)
+    word = os.read(signals, 8)  # pid 1 writes the signal that ended the submission, if one did
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+    elif word:
+        sig = int(word)
+    else:
+        os._exit(os.waitstatus_to_exitcode(status))
+    if sig not in (signal.SIGKILL, signal.SIGSTOP):  # those two have no handler to reset
+        signal.signal(sig, signal.SIG_DFL)
+    os.kill(os.getpid(), sig)
+    os._exit(128 + sig)
+
+
+def _init(child: int, signals: int) -> NoReturn:
+    """pid 1's end: reap until the submission ends; its end is the namespace's."""
+    while True:
+        pid, status = os.wait()
+        if pid == child:
+            break
+    if os.WIFSIGNALED(status):
+        os.write(signals, str(os.WTERMSIG(status)).encode())
+        os._exit(0)
+    os._exit(os.waitstatus_to_exitcode(status))
+
+
+def _apply(cfg: Config, report: dict[str, Any]) -> None:
     """Apply each requested layer in order; record what happened; raise on the first failure
     unless probing (then go on, to learn about every layer)."""
+    layers = cfg["layers"]
     if not layers:
         return
     if TYPE_CHECKING:
@@ -68,18 +109,22 @@ def _apply(cfg: Config, layers: list[str], report: dict[str, Any]) -> None:
         landlock, namespaces, seccomp = (_sibling(n) for n in ("landlock", "namespaces", "seccomp"))
         seccomp.syscalls = _sibling("syscalls")
     probing = cfg.get("probe", False)
-    uid, gid = int(cfg.get("uid") or 0), int(cfg.get("gid") or 0)
+    uid, gid = int(cfg.get("uid") or os.getuid()), int(cfg.get("gid") or os.getgid())
+    with open("/proc/sys/kernel/cap_last_cap") as f:
+        last_cap = int(f.read())
 
-    def step(layer: str, action: Callable[[], None]) -> None:
+    def step(layer: str, action: Callable[[], None]) -> bool:
         if layer not in layers:
-            return
+            return False
         try:
             action()
             report[layer] = "ok"
+            return True
         except Exception as exc:  # the parent decides what a missing layer means
             report[layer] = f"{type(exc).__name__}: {exc}"
             if not probing:
                 raise
+            return False
 
     def identity() -> None:
         os.setgroups([])
@@ -92,17 +137,63 @@ def _apply(cfg: Config, layers: list[str], report: dict[str, Any]) -> None:
         ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE
 
     def enter() -> None:
-        namespaces.enter(os.getuid(), os.getgid())
+        namespaces.enter(uid, gid)
         # Inside a fresh user namespace this counts only the sandbox's own tasks (threads too);
         # outside one it would count every process of the user, so it is set only here.
         resource.setrlimit(resource.RLIMIT_NPROC, (cfg["nproc"], cfg["nproc"]))
+
+    step("uid", identity)
+    if step("namespaces", enter):
+        signals_r, signals_w = os.pipe()
+        alive_r, alive_w = os.pipe()
+        init = os.fork()
+        if init:
+            os.close(signals_w)
+            os.close(alive_r)
+            _relay(init, signals_r)
+        # pid 1: die with P, and make sure P had not died already
+        os.close(signals_r)
+        os.close(alive_w)
+        _die_with_parent()
+        import select
+
+        if select.select([alive_r], [], [], 0)[0]:  # readable means EOF: P is gone
+            os._exit(1)
+
+        def build() -> None:
+            namespaces.build_root(
+                cfg["root"],
+                read=cfg["read"],
+                files=[(cfg["source"], cfg["submission"])],
+                devices=cfg["devices"],
+                workdir=cfg["workdir"],
+                work_bytes=cfg["work_bytes"],
+                work_inodes=cfg["work_inodes"],
+            )
+            cfg["source"] = cfg["submission"]  # bound there, read-only
+            cfg["read"].append("/proc")  # its own PID namespace's: the run and nothing else
+
+        step("mounts", build)
+        submission = os.fork()
+        if submission:
+            _init(submission, signals_w)
+        os.close(signals_w)
+        os.setsid()  # its own session and group: kill(0) reaches itself only
+
+    def refuse() -> None:
+        raise OSError("mounts need the namespaces layer")  # they would change the host's
+
+    if report.get("namespaces") != "ok":
+        step("mounts", refuse)
+    step("capabilities", lambda: namespaces.drop_capabilities(last_cap))
 
     def lock() -> None:
         abi = landlock.abi_version()
         if abi < 1:
             raise OSError("Landlock is not available in this kernel")
         seccomp.set_no_new_privs()
-        landlock.restrict(read=cfg["read"], write=[cfg["workdir"], *cfg["devices"]], abi=abi)
+        read = [*cfg["read"], cfg["source"], cfg["submission"]]
+        landlock.restrict(read=read, write=[cfg["workdir"], *cfg["devices"]], abi=abi)
         report["landlock_abi"] = abi
 
     def filter_syscalls() -> None:
@@ -110,16 +201,6 @@ def _apply(cfg: Config, layers: list[str], report: dict[str, Any]) -> None:
             raise OSError("no seccomp syscall table for this architecture")
         seccomp.install(os.getpid())
 
-    step("uid", identity)
-    step("namespaces", enter)
-
-    def cover() -> None:
-        # Outside a mount namespace of its own this would cover the host's /tmp: never.
-        if report.get("namespaces") != "ok":
-            raise OSError("mounts need the namespaces layer")
-        namespaces.hide(cfg["hide"], keep=cfg["keep"])
-
-    step("mounts", cover)
     step("landlock", lock)
     step("seccomp", filter_syscalls)
 
@@ -132,41 +213,51 @@ def _signal_ready() -> None:
         pass
 
 
-def _run_submission(path: str) -> None:
-    """Run ``path`` as ``python path`` would, as ``__main__``; runpy would import typing & co."""
-    sys.argv = [path]
+def _run_submission(shown: str, source: str) -> None:
+    """Run the script as ``python shown`` would, as ``__main__``, reading it from ``source``
+    (the grader's copy, which the run can read whatever the original's permissions)."""
+    sys.argv = [shown]
     # as `python path` does; -I left the script's folder out, and sys.path[0] is the stdlib
-    sys.path.insert(0, os.path.dirname(path))
+    sys.path.insert(0, os.path.dirname(shown))
     main = types.ModuleType("__main__")
-    main.__file__ = path
+    main.__file__ = shown
     main.__dict__["__builtins__"] = __builtins__
     sys.modules["__main__"] = main
+    with open(source, "rb") as f:
+        text = f.read()
     try:
-        with open(path, "rb") as f:
-            code = compile(f.read(), path, "exec", dont_inherit=True)
-        exec(code, main.__dict__)
+        exec(compile(text, shown, "exec", dont_inherit=True), main.__dict__)
     except SystemExit:
         raise
     except BaseException as exc:
+        import linecache
         import traceback
 
+        # Tracebacks quote the script's lines by its name: give them, in case that path is not
+        # readable in here (a private folder). mtime None: linecache never drops the entry.
+        lines = text.decode("utf-8", errors="replace").splitlines(keepends=True)
+        linecache.cache[shown] = (len(text), None, lines, shown)
         # Show the traceback as `python submission.py` would: from the submission's first frame.
         tb = exc.__traceback__
-        while tb is not None and tb.tb_frame.f_code.co_filename != path:
+        while tb is not None and tb.tb_frame.f_code.co_filename != shown:
             tb = tb.tb_next
         traceback.print_exception(type(exc), exc, tb)
         sys.exit(1)
 
 
 def main() -> None:
-    cfg = marshal.loads(bytes.fromhex(sys.argv[1]))
+    _die_with_parent()
+    with os.fdopen(CONFIG_FD, "rb") as f:
+        cfg = marshal.loads(f.read())
+    if os.getppid() != cfg["parent"]:  # the grader died before PR_SET_PDEATHSIG took hold
+        sys.exit(1)
     os.chdir(cfg["workdir"])
     _limits(cfg)
     report: dict[str, Any] = {}
     try:
-        _apply(cfg, cfg["layers"], report)
-    except Exception:
-        sys.stderr.write(f"grade-sandbox: {report}\n")
+        _apply(cfg, report)
+    except Exception as exc:
+        sys.stderr.write(f"grade-sandbox: {report}: {type(exc).__name__}: {exc}\n")
         sys.exit(125)
     if cfg.get("probe"):
         sys.stdout.write(repr(report))
@@ -177,7 +268,7 @@ def main() -> None:
 
         site.addsitedir(cfg["user_site"])
     _signal_ready()
-    _run_submission(cfg["submission"])
+    _run_submission(cfg["submission"], cfg["source"])
 
 
 main()

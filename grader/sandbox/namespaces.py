@@ -1,9 +1,11 @@
-"""Namespaces and mounts for the sandboxed child: no network, private IPC, hidden folders.
+"""Namespaces, the run's own root, and giving up privileges, for the sandboxed child.
 
-Runs in the child, single-threaded (``unshare(CLONE_NEWUSER)`` refuses multithreaded callers).
-The new user namespace works unprivileged and confines whatever capabilities the child has to
-objects it owns; the network namespace has only a downed loopback; tmpfs mounts hide the folders
-that hold answers (so even ``stat()`` finds nothing) and give the child a private /tmp and /dev/shm.
+``enter`` runs single-threaded (``unshare(CLONE_NEWUSER)`` refuses threaded callers): new user,
+mount, PID, network, IPC and UTS namespaces, in which the run is uid 1000, not 0. ``build_root``
+runs as pid 1 of the new PID namespace (a fresh /proc needs that) and builds the run's root from
+nothing: a small tmpfs holding read-only binds of exactly the paths it is given, /dev/null, zero
+and urandom, a fresh /proc, and a size- and inode-limited tmpfs as the work dir; then
+``pivot_root`` into it, so that nothing else of the machine exists for the run.
 """
 
 from __future__ import annotations
@@ -16,8 +18,14 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
-CLONE_NEWUSER, CLONE_NEWNET = 0x10000000, 0x40000000
-_MS_NOSUID, _MS_NODEV, _MS_BIND, _MS_REC, _MS_PRIVATE = 2, 4, 4096, 16384, 1 << 18
+CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
+_MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 32, 4096, 16384, 1 << 18
+_MNT_DETACH = 2
+_ST_LOCKED = _MS_NOSUID | _MS_NODEV | _MS_NOEXEC  # statvfs flag bits equal the mount ones here
+INSIDE_ID = 1000  # the run's uid and gid inside its namespace: an ordinary user, never root
+_PR_CAPBSET_DROP, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 24, 47, 4
+_CAPABILITY_VERSION_3 = 0x20080522
 
 
 def _libc() -> ctypes.CDLL:
@@ -30,55 +38,99 @@ def _raise(what: str) -> None:
 
 
 def enter(uid: int, gid: int) -> None:
-    """New user, mount, network, IPC and UTS namespaces, keeping ``uid``/``gid`` as they are."""
+    """New namespaces, with ``uid``/``gid`` outside seen as ``INSIDE_ID`` inside."""
     libc = _libc()
-    flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
+    flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
     if libc.unshare(flags) != 0:
         _raise("unshare")
     for name, text in (
         ("setgroups", "deny"),
-        ("uid_map", f"{uid} {uid} 1"),
-        ("gid_map", f"{gid} {gid} 1"),
+        ("uid_map", f"{INSIDE_ID} {uid} 1"),
+        ("gid_map", f"{INSIDE_ID} {gid} 1"),
     ):
         with open(f"/proc/self/{name}", "w") as f:
             f.write(text)
 
 
-def _mount(source: str, target: str, fstype: str | None, flags: int, data: str | None) -> None:
+def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str = "") -> None:
     def encode(text: str | None) -> bytes | None:
         return text.encode() if text is not None else None
 
     libc = _libc()
-    if libc.mount(encode(source), encode(target), encode(fstype), flags, encode(data)) != 0:
+    if libc.mount(encode(source), encode(target), encode(fstype), flags, encode(data or None)):
         _raise(f"mount {target}")
 
 
-def _inside(path: str, folder: str) -> bool:
-    return os.path.commonpath([path, folder]) == folder
+def _bind(source: str, target: str, *, writable: bool = False) -> None:
+    if os.path.isdir(source):
+        os.makedirs(target, exist_ok=True)
+    else:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        os.close(os.open(target, os.O_CREAT | os.O_WRONLY, 0o644))
+    _mount(source, target, None, _MS_BIND | _MS_REC)
+    if not writable:
+        # In a user namespace the flags the host mount has (nosuid, nodev, noexec) are locked:
+        # a remount must repeat them or it fails.
+        locked = os.statvfs(target).f_flag & _ST_LOCKED
+        _mount(None, target, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | locked)
 
 
-def hide(folders: Iterable[str], *, keep: Iterable[str]) -> None:
-    """Cover each folder with an empty tmpfs, then bind back the ``keep`` paths lying inside it.
+def build_root(
+    root: str,
+    *,
+    read: Iterable[str],
+    files: Iterable[tuple[str, str]],
+    devices: Iterable[str],
+    workdir: str,
+    work_bytes: int,
+    work_inodes: int,
+) -> None:
+    """Make ``root`` the run's whole filesystem and enter it; ``files`` are (source, where)."""
+    _mount("none", "/", None, _MS_REC | _MS_PRIVATE)  # nothing below propagates to the host
+    _mount("tmpfs", root, "tmpfs", _MS_NOSUID | _MS_NODEV, "size=4m,nr_inodes=4096,mode=0755")
+    for path in sorted(set(read), key=len):
+        if os.path.islink(path):  # e.g. /lib -> usr/lib: the same link, to what is bound
+            os.makedirs(os.path.dirname(root + path), exist_ok=True)
+            if not os.path.lexists(root + path):
+                os.symlink(os.readlink(path), root + path)
+        elif os.path.exists(path):
+            _bind(path, root + path)
+    for source, where in files:
+        _bind(source, root + where)
+    for device in devices:
+        _bind(device, root + device, writable=True)
+    os.makedirs(root + workdir, exist_ok=True)
+    options = f"size={work_bytes},nr_inodes={work_inodes},mode=0700,uid={INSIDE_ID},gid={INSIDE_ID}"
+    _mount("tmpfs", root + workdir, "tmpfs", _MS_NOSUID | _MS_NODEV, options)
+    os.makedirs(root + "/proc", exist_ok=True)
+    # Mounted while the host's /proc is still visible (the kernel requires it) and by pid 1 of
+    # the new PID namespace, so that it shows the run's processes only.
+    _mount("proc", root + "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
+    os.chdir(root)
+    libc = _libc()
+    if libc.syscall(_pivot_root_number(), b".", b".") != 0:  # new root and old stacked on "."
+        _raise("pivot_root")
+    if libc.umount2(b".", _MNT_DETACH) != 0:  # the old root, with everything else, goes
+        _raise("umount old root")
+    _mount(None, "/", None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NODEV)
+    os.chdir(workdir)
 
-    ``keep`` holds what the child needs (its work dir, the submission, Python) even when it lives
-    under a covered folder, e.g. a venv or the work dir in /tmp.
+
+def _pivot_root_number() -> int:
+    return {"x86_64": 155, "aarch64": 41}[os.uname().machine]
+
+
+def drop_capabilities(last_cap: int) -> None:
+    """No capabilities left in any set: effective, permitted, inheritable, ambient, bounding.
+
+    Inside its user namespace the run holds them all until here; ``last_cap`` comes from
+    /proc/sys/kernel/cap_last_cap, read before the root changed.
     """
-    _mount("none", "/", None, _MS_REC | _MS_PRIVATE, None)
-    kept = [os.path.realpath(k) for k in keep if os.path.exists(k)]
-    for folder in sorted({os.path.realpath(f) for f in folders}, key=len):
-        if not os.path.isdir(folder):  # missing, or already under a covered folder
-            continue
-        inner = [k for k in kept if _inside(k, folder) and k != folder]
-        handles = {k: os.open(k, os.O_PATH | os.O_CLOEXEC) for k in inner}
-        try:
-            _mount("tmpfs", folder, "tmpfs", _MS_NOSUID | _MS_NODEV, "size=16m,mode=1777")
-            for path, fd in handles.items():
-                if os.path.isdir(f"/proc/self/fd/{fd}"):
-                    os.makedirs(path, exist_ok=True)
-                else:
-                    os.makedirs(os.path.dirname(path), exist_ok=True)
-                    open(path, "a").close()
-                _mount(f"/proc/self/fd/{fd}", path, None, _MS_BIND | _MS_REC, None)
-        finally:
-            for fd in handles.values():
-                os.close(fd)
+    libc = _libc()
+    for cap in range(last_cap + 1):
+        libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)  # EPERM without CAP_SETPCAP: nothing to drop
+    libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    header = (ctypes.c_uint32 * 2)(_CAPABILITY_VERSION_3, 0)
+    data = (ctypes.c_uint32 * 6)()  # two {effective, permitted, inheritable}, all zero
+    if libc.capset(header, data) != 0:
+        _raise("capset")

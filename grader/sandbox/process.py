@@ -20,6 +20,7 @@ from pathlib import Path
 from ..errors import InternalError
 
 STATUS_FD = 3  # the child writes one byte here once its sandbox is up
+CONFIG_FD = 4  # the child reads its config here: never in its argv, which the run can see
 
 
 class Running:
@@ -63,6 +64,7 @@ def spawn_and_wait(
     stdin: Path,
     stdout: Path,
     stderr: Path,
+    config: Path,
     timeout_s: float,
     also_kill_uid: int | None = None,
     running: Running | None = None,
@@ -74,6 +76,7 @@ def spawn_and_wait(
         (os.POSIX_SPAWN_OPEN, 1, str(stdout), out_flags, 0o600),
         (os.POSIX_SPAWN_OPEN, 2, str(stderr), out_flags, 0o600),
         (os.POSIX_SPAWN_DUP2, ready_w, STATUS_FD),
+        (os.POSIX_SPAWN_OPEN, CONFIG_FD, str(config), os.O_RDONLY, 0),
     ]
     start = time.monotonic()
     try:

@@ -7,29 +7,30 @@ Python script with every available layer (see ``_child.py`` for the order they g
 from __future__ import annotations
 
 import ast
+import functools
 import marshal
 import math
 import os
+import shutil
 import signal
 import site
 import stat
 import sys
 import tempfile
-import threading
-from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import InternalError
 from ..text import decode, last_line
+from .cleanup import remove_tree
 from .process import Running, read_capped, spawn_and_wait
-from .types import EXPOSED, Layer, LimitHit, Limits, RunResult, SandboxMode
+from .types import EXPOSED, FIXES, Layer, LimitHit, Limits, RunResult, SandboxMode
+from .uids import UidPool
 
 _CHILD = Path(__file__).with_name("_child.py")
 _NOFILE = 256
 _NPROC = 64  # tasks, threads included, inside the run's own user namespace
-_UID_BASE = 1_500_000_000  # far above any real account; each grader process takes its own block
 # numpy and friends start one thread per core and ~40 MB each; one is plenty for exercises.
 _THREAD_VARS = (
     "OPENBLAS_NUM_THREADS",
@@ -38,6 +39,8 @@ _THREAD_VARS = (
     "NUMEXPR_NUM_THREADS",
     "VECLIB_MAXIMUM_THREADS",
 )
+# What a run may read besides the interpreter: shared libraries, their cache, time zones, the CPU
+# topology (OpenBLAS sizes its buffers from it). Nothing else of the machine exists in its root.
 _SYSTEM_READ = (
     "/usr/lib",
     "/usr/lib64",
@@ -48,27 +51,8 @@ _SYSTEM_READ = (
     "/etc/localtime",
     "/usr/share/zoneinfo",
     "/sys/devices/system/cpu",
-    "/dev/urandom",
 )
-_DEVICES_RW = ("/dev/null",)
-_ALWAYS_HIDDEN = ("/tmp", "/dev/shm")
-# Never covered, whatever asks: a HOME of "/" (service accounts) must not blank the machine.
-_NEVER_HIDDEN = frozenset(
-    {
-        "/",
-        "/usr",
-        "/etc",
-        "/lib",
-        "/lib64",
-        "/bin",
-        "/sbin",
-        "/var",
-        "/opt",
-        "/proc",
-        "/sys",
-        "/dev",
-    }
-)
+_DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom")
 _MEMORY_ERROR = "MemoryError"  # Python's, and numpy's _ArrayMemoryError
 
 
@@ -121,25 +105,36 @@ def others_can_read(path: str) -> bool:
     return mode & need == need
 
 
-class _UidPool:
-    """Unused uids for concurrent runs; a returned uid goes to the back of the line, so quick
-    consecutive runs do not share a uid whose killed processes are still being reaped."""
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
-    def __init__(self, base: int) -> None:
-        self._lock = threading.Lock()
-        self._free: deque[int] = deque()
-        self._next = base
 
-    def take(self) -> int:
-        with self._lock:
-            if self._free:
-                return self._free.popleft()
-            self._next += 1
-            return self._next
+def without(paths: Iterable[str], excluded: Iterable[str]) -> list[str]:
+    """``paths`` less everything under ``excluded``: a folder holding an excluded path is
+    replaced by its other entries (recursively), so that what remains is an allow-list."""
+    out = sorted({os.path.realpath(e) for e in excluded})
+    kept: list[str] = []
+    for path in paths:
+        inner = [e for e in out if _inside(e, path)]
+        if not inner:
+            kept.append(path)
+        elif path not in inner and os.path.isdir(path):
+            entries = sorted(os.path.join(path, name) for name in os.listdir(path))
+            kept += without(entries, inner)
+    return kept
 
-    def give(self, uid: int) -> None:
-        with self._lock:
-            self._free.append(uid)
+
+def readable(hidden: tuple[str, ...]) -> tuple[str, ...]:
+    """What every run may read: the interpreter and its packages, system libraries, less the
+    ``hidden`` folders and this grader's own package (which may carry bundled answers)."""
+    return _readable(hidden, user_site())
+
+
+@functools.lru_cache(maxsize=16)
+def _readable(hidden: tuple[str, ...], extra_site: str | None) -> tuple[str, ...]:
+    allowed = [*python_paths(), *([extra_site] if extra_site else []), *_SYSTEM_READ]
+    grader_package = str(Path(__file__).resolve().parent.parent)
+    return tuple(without(allowed, [*hidden, grader_package]))
 
 
 @dataclass(frozen=True)
@@ -147,12 +142,8 @@ class Sandbox:
     mode: SandboxMode
     layers: frozenset[Layer]
     missing: Mapping[Layer, str]
-    hide: tuple[str, ...] = ()
-    _uids: _UidPool = field(
-        default_factory=lambda: _UidPool(_UID_BASE + (os.getpid() % 4096) * 4096),
-        repr=False,
-        compare=False,
-    )
+    hide: tuple[str, ...] = ()  # never visible, even inside a path the run may read
+    _uids: UidPool = field(default_factory=UidPool, repr=False, compare=False)
     _running: Running = field(default_factory=Running, repr=False, compare=False)
 
     @classmethod
@@ -178,7 +169,9 @@ class Sandbox:
                 missing[Layer.UID] = f"{unreadable[0]} is not readable by other uids"
             else:
                 layers.add(Layer.UID)
-        required = set(missing) - {Layer.UID}  # the other layers bind root too
+        # As root without a uid of its own, the run is uid 1000 of its user namespace with no
+        # capability left: strict accepts that, never real root.
+        required = set(missing) - ({Layer.UID} if Layer.NAMESPACES in layers else set())
         if mode is SandboxMode.STRICT and required:
             why = "; ".join(f"{layer}: {missing[layer]}" for layer in sorted(required))
             raise SandboxUnavailable(f"--sandbox strict: this machine lacks {why}")
@@ -194,16 +187,24 @@ class Sandbox:
         self._running.cancel()
 
     def notice(self) -> str | None:
-        """One line for stderr saying what is not isolated, or None when nothing is missing."""
+        """One line for stderr saying what is not isolated, why, and how to fix it; or None."""
         if self.mode is SandboxMode.OFF:
             return (
                 "warning: --sandbox off: submissions can read the answers, use the network "
                 "and start processes; use it only for trusted code"
             )
-        if not self.missing:
+        missing = {
+            layer: why
+            for layer, why in self.missing.items()
+            if not (layer is Layer.UID and Layer.NAMESPACES in self.layers)
+        }
+        if not missing:
             return None
-        parts = [f"{layer} ({EXPOSED[layer]})" for layer in sorted(self.missing)]
-        return "sandbox: without " + ", ".join(parts)
+        lost = "; ".join(
+            f"{EXPOSED[layer]} (no {layer}: {missing[layer]})" for layer in sorted(missing)
+        )
+        fixes = sorted({FIXES[layer] for layer in missing})
+        return f"isolation is reduced on this machine: {lost}; to fix: {'; '.join(fixes)}"
 
     def _probe(self) -> dict[str, str]:
         with tempfile.TemporaryDirectory(prefix="grade-probe-") as tmp:
@@ -225,9 +226,7 @@ class Sandbox:
         python, script = argv
         if self._running.cancelled:
             raise InternalError("cancelled")
-        uid = None
-        if Layer.UID in self.layers and others_can_read(script):
-            uid = self._uids.take()
+        uid = self._uids.take() if Layer.UID in self.layers else None
         try:
             result, failure = self._run(python, script, stdin, limits, probe=False, uid=uid)
         finally:
@@ -252,49 +251,60 @@ class Sandbox:
             raise InternalError(f"cannot run {python}: not an executable file")
         cap = limits.output_kb * 1024
         script = os.path.abspath(script)
-        with tempfile.TemporaryDirectory(prefix="grade-run-") as tmp:
-            base = Path(tmp)
+        base = Path(tempfile.mkdtemp(prefix="grade-run-"))
+        try:
             base.chmod(0o711)  # a run's own uid must reach its work dir, not list the others
             work = base / "work"
             work.mkdir(mode=0o700)
+            (base / "root").mkdir(mode=0o700)
             if uid is not None:
                 os.chown(work, uid, uid)
+            # The run reads the grader's copy: the original may sit in a folder its uid cannot
+            # enter, and the run must not need to (tracebacks still name the original).
+            source = base / "submission.py"
+            shutil.copyfile(script, source)
+            source.chmod(0o644)
             (base / "stdin").write_bytes(stdin)
-            extra_site = user_site()
-            read = [*python_paths(), *([extra_site] if extra_site else []), *_SYSTEM_READ, script]
+            layers = {str(x) for x in self.layers - ({Layer.UID} if uid is None else set())}
             config = {
-                "user_site": extra_site,
+                "parent": os.getpid(),
+                "user_site": user_site(),
                 "workdir": str(work),
+                "root": str(base / "root"),
                 "submission": script,
+                "source": str(source),
                 "probe": probe,
-                "layers": sorted(
-                    str(x) for x in self.layers - ({Layer.UID} if uid is None else set())
-                ),
+                "layers": sorted(layers | ({"capabilities"} if layers else set())),
                 "uid": uid,
                 "gid": uid,
-                "read": read,
-                "devices": list(_DEVICES_RW),
-                "hide": _hideable([*_ALWAYS_HIDDEN, *self.hide, str(Path.home())]),
-                "keep": [str(work), *read],
-                # One byte over the cap so that "exactly at the limit" and "over it" differ.
+                "read": list(readable(self.hide)),
+                "devices": list(_DEVICES),
+                "work_bytes": limits.disk_mb << 20,
+                "work_inodes": limits.files,
                 "cpu_s": math.ceil(limits.time_s) + 1,
                 "data_bytes": limits.memory_mb << 20,
+                # One byte over the cap so that "exactly at the limit" and "over it" differ.
                 "fsize_bytes": cap + 1,
                 "nofile": _NOFILE,
                 "nproc": _NPROC,
             }
+            # 0600 and the grader's: the child gets it already open, as fd 4
+            (base / "config").write_bytes(marshal.dumps(config))
             done = spawn_and_wait(
-                [python, "-I", str(_CHILD), marshal.dumps(config).hex()],
+                [python, "-I", str(_CHILD)],
                 env=child_environment(work, os.environ),
                 stdin=base / "stdin",
                 stdout=base / "stdout",
                 stderr=base / "stderr",
+                config=base / "config",
                 timeout_s=limits.time_s,
                 also_kill_uid=uid,
                 running=self._running,
             )
             stdout, out_over = read_capped(base / "stdout", cap)
             stderr, err_over = read_capped(base / "stderr", cap)
+        finally:
+            remove_tree(base)
         failure = "" if done.sandbox_ready or done.timed_out else _tail(stderr)
         sig = -done.status if done.status < 0 else None
         hit: LimitHit | None = None
@@ -315,10 +325,6 @@ class Sandbox:
             limit_hit=hit,
         )
         return result, failure
-
-
-def _hideable(folders: list[str]) -> list[str]:
-    return [f for f in folders if os.path.realpath(f) not in _NEVER_HIDDEN]
 
 
 def _tail(stderr: bytes) -> str:

@@ -12,6 +12,8 @@ class Limits:
     time_s: float = 5.0  # wall clock; CPU time is capped a little above it
     memory_mb: int = 512  # RLIMIT_DATA: heap and private mappings, not address space
     output_kb: int = 1024  # per stream, stdout and stderr each
+    disk_mb: int = 64  # the work dir's tmpfs (with namespaces; else RLIMIT_FSIZE per file only)
+    files: int = 4096  # inodes of that tmpfs
 
 
 class LimitHit(StrEnum):
@@ -30,20 +32,30 @@ class SandboxMode(StrEnum):
 
 
 class Layer(StrEnum):
-    UID = "uid"  # root only: each run under its own unused uid
-    NAMESPACES = "namespaces"  # user, network, IPC, UTS and mount namespaces
-    MOUNTS = "mounts"  # tmpfs over /tmp, /dev/shm and the folders holding answers
+    UID = "uid"  # root only: each run under its own unused uid, held by a lock file
+    NAMESPACES = "namespaces"  # user (uid 1000 inside), PID, mount, network, IPC, UTS
+    MOUNTS = "mounts"  # its own root: read-only binds of what it may read, a limited tmpfs work dir
     LANDLOCK = "landlock"  # filesystem allow-list, no TCP, scoped signals and abstract sockets
-    SECCOMP = "seccomp"  # no sockets, processes, exec, ptrace, mounts, bpf, io_uring, ...
+    SECCOMP = "seccomp"  # a syscall allow-list (syscalls.py)
 
 
-# What a missing layer leaves open, for the one-line warning.
+# What a missing layer leaves open, for the one-line notice.
 EXPOSED = {
-    Layer.UID: "runs share the grader's uid",
-    Layer.NAMESPACES: "network reachable",
-    Layer.MOUNTS: "answer folders visible to stat()",
-    Layer.LANDLOCK: "files readable and writable as the grader's user",
-    Layer.SECCOMP: "processes, sockets and exec allowed",
+    Layer.UID: "runs share the grader's uid outside their namespace",
+    Layer.NAMESPACES: "runs see the network, other processes' ids and the machine's files "
+    "(Landlock still limits reading and writing to the allow-list)",
+    Layer.MOUNTS: "runs see the machine's file tree (Landlock still limits reading and writing)",
+    Layer.LANDLOCK: "runs may read and write what the grader's user may",
+    Layer.SECCOMP: "runs may use any syscall",
+}
+# How to get a missing layer back.
+FIXES = {
+    Layer.UID: "a Python installation other users can read (not under /root)",
+    Layer.NAMESPACES: "allow unprivileged user namespaces (Ubuntu 24.04: sysctl "
+    "kernel.apparmor_restrict_unprivileged_userns=0; Docker: --security-opt seccomp=unconfined)",
+    Layer.MOUNTS: "allow unprivileged user namespaces",
+    Layer.LANDLOCK: "a Linux kernel of 5.13 or later with Landlock enabled (lsm=...,landlock)",
+    Layer.SECCOMP: "Linux on x86_64 or aarch64",
 }
 
 

@@ -8,12 +8,12 @@ try:
     if os.fork() == 0:
         os.setsid()
         if os.fork() == 0:
-            os.write(ready_w, b"1")  # the grandchild is out of the group: now the parent may go
+            # out of the group: now the parent may go; the pid lets the test find it
+            os.write(ready_w, str(os.getpid()).encode())
             time.sleep(30)
             os._exit(0)
         os._exit(0)
-    os.read(ready_r, 1)
-    print("OK forked")
+    print("OK forked", int(os.read(ready_r, 16)))
 except Exception as exc:
     print("BLOCKED", type(exc).__name__)
 sys.stdout.flush()

