@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -217,7 +218,64 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_was_graded(course: Root, tmp_path: 
     assert list(runs.iterdir()) == []  # every run's folder removed: its processes were ended
 
 
-def _wait_for_marker(runs: Path, marker: bytes, proc: subprocess.Popen[str]) -> None:
+def _holding(folder: Path) -> list[int]:
+    """Processes with a file of ``folder`` open: a run's stdout and stderr live there."""
+    found = []
+    for fds in Path("/proc").glob("[0-9]*/fd"):
+        try:
+            if any(os.readlink(fd).startswith(str(folder)) for fd in fds.iterdir()):
+                found.append(int(fds.parent.name))
+        except OSError:
+            pass  # gone, or not ours to read
+    return found
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_killing_the_grader_ends_its_runs(course: Root, tmp_path: Path, sig: int) -> None:
+    """However the grader dies (a cancelled CI job, a closed terminal), no run outlives it."""
+    room = tmp_path / "class"
+    room.mkdir()
+    for i in range(3):
+        (room / f"slow{i}.py").write_text(SLOW)
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "batch",
+            "add",
+            str(room),
+            "--jobs",
+            "2",
+            "--timeout",
+            "60",
+            "--root",
+            str(course.path),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "TMPDIR": str(runs)},
+    )
+    try:
+        _wait_for_marker(runs, b"SLOW-RUN-STARTED", proc)
+        assert _holding(runs)  # the runs are there to be ended
+        os.kill(proc.pid, sig)
+        proc.wait(timeout=60)
+        deadline = time.monotonic() + 1.0  # the issue's bound: none alive a second later
+        while _holding(runs) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert _holding(runs) == []
+    finally:
+        for pid in _holding(runs):
+            os.kill(pid, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _wait_for_marker(runs: Path, marker: bytes, proc: subprocess.Popen[Any]) -> None:
     """Until some run of ``proc`` has printed ``marker`` (its stdout file is in its run folder)."""
     while proc.poll() is None:
         for stdout in runs.glob("grade-run-*/stdout"):

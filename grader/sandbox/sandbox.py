@@ -193,18 +193,17 @@ class Sandbox:
                 "warning: --sandbox off: submissions can read the answers, use the network "
                 "and start processes; use it only for trusted code"
             )
-        missing = {
-            layer: why
-            for layer, why in self.missing.items()
-            if not (layer is Layer.UID and Layer.NAMESPACES in self.layers)
-        }
+        missing = dict(self.missing)
+        if Layer.NAMESPACES in self.layers:
+            missing.pop(Layer.UID, None)  # uid 1000 of its own namespace, no capability left
+        else:
+            missing.pop(Layer.MOUNTS, None)  # no root of its own follows from no namespaces
         if not missing:
             return None
-        lost = "; ".join(
-            f"{EXPOSED[layer]} (no {layer}: {missing[layer]})" for layer in sorted(missing)
-        )
-        fixes = sorted({FIXES[layer] for layer in missing})
-        return f"isolation is reduced on this machine: {lost}; to fix: {'; '.join(fixes)}"
+        lost = ", ".join(EXPOSED[x] for x in sorted(missing))
+        why = "; ".join(f"{x}: {missing[x]}" for x in sorted(missing))
+        fixes = "; ".join(FIXES[x] for x in sorted(missing))
+        return f"isolation is reduced on this machine: {lost}, because {why}; to fix: {fixes}"
 
     def _probe(self) -> dict[str, str]:
         with tempfile.TemporaryDirectory(prefix="grade-probe-") as tmp:

@@ -41,10 +41,11 @@ class Layer(StrEnum):
 
 # What a missing layer leaves open, for the one-line notice.
 EXPOSED = {
-    Layer.UID: "runs share the grader's uid outside their namespace",
-    Layer.NAMESPACES: "runs see the network, other processes' ids and the machine's files "
-    "(Landlock still limits reading and writing to the allow-list)",
-    Layer.MOUNTS: "runs see the machine's file tree (Landlock still limits reading and writing)",
+    Layer.UID: "runs share the grader's uid",
+    Layer.NAMESPACES: "runs can stat() the machine's files and list other processes' ids "
+    "(Landlock and seccomp still stop reading, writing and signalling outside the run)",
+    Layer.MOUNTS: "runs can stat() the machine's files (Landlock still stops reading and "
+    "writing outside the allow-list)",
     Layer.LANDLOCK: "runs may read and write what the grader's user may",
     Layer.SECCOMP: "runs may use any syscall",
 }
