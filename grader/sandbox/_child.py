@@ -17,10 +17,10 @@ forbids ``execve``. Every import here is paid by every run, so the layers load o
 
 from __future__ import annotations
 
+import _signal  # type: ignore[import-not-found]  # `signal` imports enum: ~4 ms a run
 import marshal
 import os
 import resource
-import signal
 import sys
 import types
 
@@ -33,15 +33,20 @@ if TYPE_CHECKING:
 
 STATUS_FD, CONFIG_FD = 3, 4
 _PR_SET_PDEATHSIG = 1
+_SIGKILL, _SIGSTOP = 9, 19  # the same on x86_64 and aarch64
 
 
-def _sibling(name: str) -> types.ModuleType:
-    # Loaded by path: importing the grader package would cost start-up time in every run.
+def _sibling(name: str, compiled: dict[str, Any]) -> types.ModuleType:
+    # Loaded by path, not imported: the grader package would cost start-up time in every run.
+    # The grader sends the code compiled when this interpreter is its own (~7 ms saved).
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
     module = types.ModuleType(f"_grade_{name}")
     module.__file__ = path
-    with open(path, encoding="utf-8") as f:
-        exec(compile(f.read(), path, "exec"), module.__dict__)
+    code = compiled.get(name)
+    if code is None:
+        with open(path, encoding="utf-8") as f:
+            code = compile(f.read(), path, "exec")
+    exec(code, module.__dict__)
     return module
 
 
@@ -49,7 +54,7 @@ def _die_with_parent() -> None:
     """SIGKILL when the parent goes, however it goes."""
     import ctypes
 
-    ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, _SIGKILL, 0, 0, 0)
 
 
 def _cap(which: int, value: int) -> None:
@@ -79,8 +84,8 @@ def _relay(child: int, signals: int) -> NoReturn:
         sig = int(word)
     else:
         os._exit(os.waitstatus_to_exitcode(status))
-    if sig not in (signal.SIGKILL, signal.SIGSTOP):  # those two have no handler to reset
-        signal.signal(sig, signal.SIG_DFL)
+    if sig not in (_SIGKILL, _SIGSTOP):  # those two have no handler to reset
+        _signal.signal(sig, _signal.SIG_DFL)
     os.kill(os.getpid(), sig)
     os._exit(128 + sig)
 
@@ -106,8 +111,11 @@ def _apply(cfg: Config, report: dict[str, Any]) -> None:
     if TYPE_CHECKING:
         from grader.sandbox import landlock, namespaces, seccomp
     else:
-        landlock, namespaces, seccomp = (_sibling(n) for n in ("landlock", "namespaces", "seccomp"))
-        seccomp.syscalls = _sibling("syscalls")
+        compiled = cfg.get("compiled", {})
+        landlock, namespaces, seccomp = (
+            _sibling(n, compiled) for n in ("landlock", "namespaces", "seccomp")
+        )
+        seccomp.syscalls = _sibling("syscalls", compiled)
     probing = cfg.get("probe", False)
     uid, gid = int(cfg.get("uid") or os.getuid()), int(cfg.get("gid") or os.getgid())
     with open("/proc/sys/kernel/cap_last_cap") as f:
