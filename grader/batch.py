@@ -53,6 +53,8 @@ def discover(paths: Sequence[str]) -> list[Submission]:
             raise UsageError(f"no submission at {raw}")
         for path in matches:
             found.extend(_expand(path))
+    if not found:  # a wrong path in CI must not go green with "0 submissions"
+        raise UsageError(f"no submissions in {', '.join(paths)}")
     names = [s.name for s in found]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:

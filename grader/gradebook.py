@@ -159,10 +159,15 @@ def _cell(text: str) -> str:
     return "'" + text if text.startswith(_FORMULA_START) else text
 
 
-def merge(books: Sequence[tuple[str, Gradebook]]) -> Gradebook:
-    """One gradebook from shards (named by their files) of the same exercise and cases."""
+def merge(books: Sequence[tuple[str, Gradebook]], *, allow_partial: bool = False) -> Gradebook:
+    """One gradebook from shards (named by their files) of the same exercise and cases.
+
+    Shards say which they are (``K/N``): a set missing one is refused unless ``allow_partial``,
+    since a lost CI job would otherwise drop students from the gradebook without a word.
+    """
     if not books:
         raise UsageError("no gradebooks to merge")
+    _check_shards(books, allow_partial=allow_partial)
     first_name, first = books[0]
     rows: dict[str, tuple[str, Entry]] = {}
     for name, book in books:
@@ -189,6 +194,28 @@ def merge(books: Sequence[tuple[str, Gradebook]]) -> Gradebook:
         entries=tuple(rows[n][1] for n in sorted(rows)),
         interrupted=any(b.interrupted for _, b in books),
     )
+
+
+def _check_shards(books: Sequence[tuple[str, Gradebook]], *, allow_partial: bool) -> None:
+    seen: dict[tuple[int, int], str] = {}
+    totals = set()
+    for name, book in books:
+        if book.shard is None:
+            continue
+        k, n = (int(x) for x in book.shard.split("/"))
+        if (k, n) in seen:
+            raise UsageError(f"{seen[k, n]} and {name} are both shard {k}/{n}")
+        seen[k, n] = name
+        totals.add(n)
+    if len(totals) > 1:
+        raise UsageError(f"the gradebooks come from different splits: {sorted(totals)} shards")
+    if totals and not allow_partial:
+        (n,) = totals
+        missing = [f"{k}/{n}" for k in range(1, n + 1) if (k, n) not in seen]
+        if missing:
+            raise UsageError(
+                f"shard {', '.join(missing)} is missing; pass --allow-partial to merge anyway"
+            )
 
 
 def _differ(a: Sequence[str], b: Sequence[str]) -> list[str]:

@@ -163,7 +163,7 @@ def report(
         exercise=plan.exercise.name,
         submission=str(submission),
         outcomes=tuple(outcomes),
-        started_at=started.strftime("%Y-%m-%dT%H:%M:%S"),
+        started_at=started.isoformat(timespec="seconds"),
         hostname=socket.gethostname(),
     )
 

@@ -232,7 +232,7 @@ class Report(_Tally):
     exercise: str
     submission: str
     outcomes: tuple[CaseOutcome, ...]
-    started_at: str = ""  # ISO 8601, UTC, to the second, without a zone (as JUnit wants it)
+    started_at: str = ""  # ISO 8601 to the second, with its zone: 2026-11-29T10:00:00+00:00
     hostname: str = ""
 
     @property

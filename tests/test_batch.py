@@ -132,8 +132,14 @@ def test_sharded_batches_merge_into_the_whole(course: Root, klass: Path, tmp_pat
     again = CliRunner().invoke(
         cli, ["merge", str(tmp_path / "x.json"), str(parts[0]), str(parts[0])]
     )
-    assert again.exit_code == 2 and "in more than one gradebook" in again.stderr
-    assert f"{parts[0]} and {parts[0]}" in again.stderr
+    assert again.exit_code == 2 and f"{parts[0]} and {parts[0]} are both shard 1/3" in again.stderr
+    partial = CliRunner().invoke(cli, ["merge", str(tmp_path / "y.json"), *map(str, parts[:2])])
+    assert partial.exit_code == 2 and "shard 3/3 is missing" in partial.stderr
+    assert not (tmp_path / "y.json").exists()
+    allowed = CliRunner().invoke(
+        cli, ["merge", str(tmp_path / "y.json"), *map(str, parts[:2]), "--allow-partial"]
+    )
+    assert allowed.exit_code == 0, allowed.output
 
 
 def test_merge_refuses_shards_graded_on_other_cases(
@@ -150,6 +156,13 @@ def test_merge_refuses_shards_graded_on_other_cases(
     assert result.exit_code == 2
     assert f"{second} was graded on other cases than {first}: -03-single" in result.stderr
     assert not (tmp_path / "all.json").exists()
+
+
+def test_an_empty_selection_is_a_usage_error(course: Root, tmp_path: Path) -> None:
+    """A wrong path in CI must not go green with "0 submissions"."""
+    (tmp_path / "empty").mkdir()
+    code, _ = _batch(course, "add", str(tmp_path / "empty"))
+    assert code == 2
 
 
 def test_merge_refuses_other_files(tmp_path: Path) -> None:

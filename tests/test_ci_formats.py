@@ -117,8 +117,9 @@ def test_student_output_cannot_inject_workflow_commands(tmp_path: Path) -> None:
     commands = [line for line in result.stdout.splitlines() if line.startswith("::")]
     # one annotation, ours, for the one failing case; the student's text stays inside it
     assert len(commands) == 1
+    where = str(hostile).replace(":", "%3A").replace(",", "%2C")
     assert commands[0].startswith(
-        "::error title=quantize%3A One group with an outlier (wrong_answer)::"
+        f"::error file={where},title=quantize%3A One group with an outlier (wrong_answer)::"
     )
     assert "got '::error::pwned'" in commands[0]
 

@@ -75,12 +75,19 @@ def test_merge_joins_and_refuses() -> None:
     first = replace(book, entries=book.entries[:1], shard="1/2")
     second = replace(book, entries=book.entries[1:], shard="2/2")
     merged = merge([("a.json", first), ("b.json", second)])
+    unsharded = replace(first, shard=None)
     assert [e.submission for e in merged.entries] == [e.submission for e in book.entries]
     assert merged.shard is None
+    unsharded = replace(first, shard=None)
     with pytest.raises(
         UsageError, match=re.escape("in more than one gradebook: a.json and b.json")
     ):
+        merge([("a.json", unsharded), ("b.json", unsharded)])
+    with pytest.raises(UsageError, match=re.escape("a.json and b.json are both shard 1/2")):
         merge([("a.json", first), ("b.json", first)])
+    with pytest.raises(UsageError, match=re.escape("shard 2/2 is missing")):
+        merge([("a.json", first)])
+    assert len(merge([("a.json", first)], allow_partial=True).entries) == 1
     other = replace(second, case_names=second.case_names[:-1])
     with pytest.raises(
         UsageError, match=re.escape("b.json was graded on other cases than a.json: -06-grader")

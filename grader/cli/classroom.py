@@ -98,13 +98,14 @@ def batch(
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also write the merged gradebook as CSV.",
 )
-def merge(out: Path, inputs: tuple[Path, ...], csv_file: Path | None) -> None:
+@click.option("--allow-partial", is_flag=True, help="Merge even when some shard K/N is missing.")
+def merge(out: Path, inputs: tuple[Path, ...], csv_file: Path | None, allow_partial: bool) -> None:
     """Join the JSON gradebooks of grade batch --shard runs into OUT."""
     from ..files import refuse_overwriting, write_atomically
     from ..gradebook import Gradebook, merge
 
     refuse_overwriting([out, csv_file], inputs, "an input of merge")
-    merged = merge([(str(p), Gradebook.load(p)) for p in inputs])
+    merged = merge([(str(p), Gradebook.load(p)) for p in inputs], allow_partial=allow_partial)
     write_atomically(out, merged.to_json())
     if csv_file is not None:
         write_atomically(csv_file, merged.csv())

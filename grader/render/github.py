@@ -30,7 +30,9 @@ def render_github(feedback: Feedback) -> str:
         message = outcome.message
         if outcome.hint:
             message += f"\nhint: {outcome.hint}"
-        lines.append(f"::error title={escape_property(title)}::{escape_data(message)}")
+        # file= makes GitHub show the annotation on the submission (a path from the workspace)
+        where = f"file={escape_property(feedback.submission)},title={escape_property(title)}"
+        lines.append(f"::error {where}::{escape_data(message)}")
     if len(failed) > MAX_ANNOTATIONS:
         lines.append(f"{len(failed) - MAX_ANNOTATIONS} more failing cases are in the job summary")
     f = feedback

@@ -52,7 +52,8 @@ def render_junit(feedback: Feedback) -> str:
     suite = ET.Element(
         "testsuite",
         name=feedback.exercise,
-        timestamp=feedback.started_at or "1970-01-01T00:00:00",
+        # the Ant schema's timestamp has no zone: the first 19 characters, UTC
+        timestamp=feedback.started_at[:19] or "1970-01-01T00:00:00",
         hostname=feedback.hostname or "localhost",
         tests=str(feedback.total),
         failures=str(failures),
