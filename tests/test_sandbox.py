@@ -352,3 +352,22 @@ def test_packages_in_the_user_site_stay_importable(
     script.write_text("import grade_user_module\nprint(grade_user_module.ANSWER)\n")
     result = strict.run([sys.executable, str(script)], stdin=b"", limits=Limits())
     assert result.stdout == b"42\n", result.stderr
+
+
+def test_inherited_descriptors_never_reach_a_run(strict: Sandbox, tmp_path: Path) -> None:
+    """Red team: a descriptor the grader inherited (a CI runner's open file) was passed on."""
+    secret = tmp_path / "answer.out"
+    secret.write_text("the answer")
+    fd = os.open(secret, os.O_RDONLY)
+    os.set_inheritable(fd, True)
+    try:
+        bare = subprocess.run(  # the control: an ordinary child gets it
+            [sys.executable, str(ATTACKS / "inherited_fds.py")],
+            capture_output=True,
+            text=True,
+            close_fds=False,
+        ).stdout
+        assert f"OK fd {fd} b'the answer'" in bare
+        assert attack(strict, "inherited_fds.py") == ["done"]
+    finally:
+        os.close(fd)

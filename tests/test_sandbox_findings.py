@@ -50,6 +50,9 @@ payloads = {
     "deep_tree.py": None,
     "own_arguments.py": None,
     "whoami.py": None,
+    "memory_escapes.py": None,
+    "many_tasks.py": None,
+    "list_usr.py": None,
 }
 box = Sandbox.create(SandboxMode(args["mode"]), hide=[args["secret_dir"]])
 out = {"layers": sorted(box.layers), "notice": box.notice()}
@@ -57,7 +60,8 @@ for mode, sandbox in ((args["mode"], box), ("off", Sandbox.create(SandboxMode.OF
     for name, payload in payloads.items():
         stdin = json.dumps(payload).encode() if payload is not None else b""
         small = name == "fill_disk.py"  # a small work dir: less to write to show its limits
-        limits = Limits(time_s=30, disk_mb=8, files=512) if small else Limits(time_s=30)
+        limits = Limits(time_s=30, disk_mb=8, files=512) if small else Limits(time_s=30,
+                                                                            memory_mb=128)
         r = sandbox.run([sys.executable, os.path.join(args["attacks"], name)], stdin=stdin,
                         limits=limits)
         out[mode + ":" + name] = r.stdout.decode().splitlines()
@@ -110,61 +114,96 @@ def _user() -> tuple[int, int] | None:
 ENVIRONMENTS = ["root", "root, no user namespaces", "user", "user, no user namespaces"]
 
 
-@pytest.fixture(scope="module", params=ENVIRONMENTS)
-def seen(request: pytest.FixtureRequest) -> Iterator[dict[str, Any]]:
-    """What every attack printed, in one environment, under the sandbox and with it off."""
-    environment: str = request.param
+def _start(environment: str, scratch: Path) -> tuple[subprocess.Popen[str], dict[str, Any]] | str:
+    """Start the wrapper in ``environment``; the process and its arguments, or why it cannot."""
     as_user = environment.startswith("user")
     no_userns = "no user namespaces" in environment
     if os.geteuid() != 0 and not as_user:
-        pytest.skip("needs root")
+        return "needs root"
     ids = _user() if as_user else (0, 0)
     python = _system_python() if as_user else sys.executable
     if ids is None or python is None:
-        pytest.skip("no ordinary user, or no interpreter it can run, on this machine")
-    scratch = Path(tempfile.mkdtemp())
-    try:
+        return "no ordinary user, or no interpreter it can run, on this machine"
+    (scratch / "tmp").mkdir()
+    os.chown(scratch / "tmp", *ids)
+    secret_dir = scratch / "secret"
+    secret_dir.mkdir(mode=0o755)
+    (secret_dir / "answer.out").write_text("the answer")
+    (secret_dir / "answer.out").chmod(0o644)  # readable by the user: only the sandbox stops it
+    args = {
+        "mode": "auto" if no_userns else "strict",
+        "secret": str(secret_dir / "answer.out"),
+        "secret_dir": str(secret_dir),
+        "attacks": str(ATTACKS),
+        "solution": str(COURSE / "reference" / "add" / "solution.py"),
+    }
+    command = [python, "-c", WRAPPER, json.dumps(args)]
+    if no_userns:
+        command = [python, str(LAUNCHER), *command]
+    proc = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        user=ids[0],
+        group=ids[1],
+        extra_groups=[],
+        cwd="/",
+        env={
+            "PATH": os.defpath,
+            "PYTHONPATH": str(PROJECT),
+            "HOME": "/",
+            "TMPDIR": str(scratch / "tmp"),
+        },
+    )
+    return proc, args
+
+
+@pytest.fixture(scope="module")
+def every_environment() -> Iterator[dict[str, dict[str, Any] | str]]:
+    """What every attack printed in each environment; the four run at once (they mostly wait).
+    Their folders are made with mkdtemp, not pytest's: an ordinary user must reach them."""
+    started: dict[str, tuple[subprocess.Popen[str], dict[str, Any]] | str] = {}
+    folders = []
+    for environment in ENVIRONMENTS:
+        scratch = Path(tempfile.mkdtemp(prefix="grade-attacks-"))
         scratch.chmod(0o755)
-        (scratch / "tmp").mkdir()
-        os.chown(scratch / "tmp", *ids)
-        secret_dir = scratch / "secret"
-        secret_dir.mkdir(mode=0o755)
-        (secret_dir / "answer.out").write_text("the answer")
-        (secret_dir / "answer.out").chmod(0o644)  # readable by the user: only the sandbox stops it
-        args = {
-            "mode": "auto" if no_userns else "strict",
-            "secret": str(secret_dir / "answer.out"),
-            "secret_dir": str(secret_dir),
-            "attacks": str(ATTACKS),
-            "solution": str(COURSE / "reference" / "add" / "solution.py"),
-        }
-        command = [python, "-c", WRAPPER, json.dumps(args)]
-        if no_userns:
-            command = [python, str(LAUNCHER), *command]
-        result = subprocess.run(
-            command,
-            capture_output=True,
-            text=True,
-            user=ids[0],
-            group=ids[1],
-            extra_groups=[],
-            cwd="/",
-            env={
-                "PATH": os.defpath,
-                "PYTHONPATH": str(PROJECT),
-                "HOME": "/",
-                "TMPDIR": str(scratch / "tmp"),
-            },
-            timeout=300,
-        )
-        assert result.returncode == 0, result.stderr
-        out: dict[str, Any] = json.loads(result.stdout)
+        folders.append(scratch)
+        started[environment] = _start(environment, scratch)
+    try:
+        yield _collect(started)
+    finally:
+        for folder in folders:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _collect(
+    started: dict[str, tuple[subprocess.Popen[str], dict[str, Any]] | str],
+) -> dict[str, dict[str, Any] | str]:
+    seen: dict[str, dict[str, Any] | str] = {}
+    for environment, job in started.items():
+        if isinstance(job, str):
+            seen[environment] = job
+            continue
+        proc, args = job
+        stdout, stderr = proc.communicate(timeout=300)
+        assert proc.returncode == 0, stderr
+        out: dict[str, Any] = json.loads(stdout)
         out["environment"] = environment
         out["sandboxed"] = args["mode"]
-        out["secret_dir"] = str(secret_dir)
-        yield out
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        out["secret_dir"] = args["secret_dir"]
+        seen[environment] = out
+    return seen
+
+
+@pytest.fixture(params=ENVIRONMENTS)
+def seen(request: pytest.FixtureRequest, every_environment: dict[str, Any]) -> dict[str, Any]:
+    """What every attack printed, in one environment, under the sandbox and with it off."""
+    found = every_environment[request.param]
+    if isinstance(found, str):
+        pytest.skip(found)
+    result: dict[str, Any] = found
+    return result
 
 
 def _ok(lines: list[str]) -> list[str]:
@@ -231,14 +270,35 @@ def test_8_a_deep_tree_does_not_break_cleanup(seen: dict[str, Any]) -> None:
 def test_9_nothing_names_the_hidden_folders(seen: dict[str, Any]) -> None:
     for mode in (seen["sandboxed"], "off"):
         lines = seen[f"{mode}:own_arguments.py"]
-        assert len(lines) == 3
+        assert len(lines) == 4
         assert not [line for line in lines if seen["secret_dir"] in line]
+        assert "'cfg'" not in lines[3] and "'report'" not in lines[3]  # no grader frame left
 
 
 def test_10_answers_stay_unreadable(seen: dict[str, Any]) -> None:
     lines = seen[f"{seen['sandboxed']}:read_secrets.py"]
     assert next(line for line in lines if "answer.out" in line).startswith("BLOCKED")
     assert [line for line in _ok(seen["off:read_secrets.py"]) if "answer.out" in line]
+
+
+def test_memory_outside_rlimit_data_stays_bounded(seen: dict[str, Any]) -> None:
+    """Red team: shared /dev/zero, MAP_GROWSDOWN, huge read-only mappings, fallocate."""
+    lines = seen[f"{seen['sandboxed']}:memory_escapes.py"]
+    assert len(lines) == 4 and _ok(lines) == [], lines
+    # the control: all but the huge mapping, which RLIMIT_AS bounds with the sandbox off too
+    assert len(_ok(seen["off:memory_escapes.py"])) == 3
+
+
+def test_tasks_are_bounded(seen: dict[str, Any]) -> None:
+    (line,) = seen[f"{seen['sandboxed']}:many_tasks.py"]
+    if seen["environment"] == "user, no user namespaces":
+        return  # no cgroup and no namespace to count in: the README says so
+    assert int(line.split()[1]) < 64
+
+
+def test_only_the_interpreters_own_folders_are_visible(seen: dict[str, Any]) -> None:
+    assert _ok(seen[f"{seen['sandboxed']}:list_usr.py"]) == []
+    assert _ok(seen["off:list_usr.py"])
 
 
 def test_4_the_run_is_never_root(seen: dict[str, Any]) -> None:

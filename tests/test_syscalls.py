@@ -43,6 +43,11 @@ def _calls(numbers: dict[str, int]) -> list[tuple[str, int, list[int | str]]]:
         ("prctl(PR_SET_PDEATHSIG)", n["prctl"], [1, 9]),
         ("mmap(anonymous private)", n["mmap"], [0, 4096, 3, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0]),
         ("mmap(anonymous shared)", n["mmap"], [0, 4096, 3, MAP_SHARED | MAP_ANONYMOUS, -1, 0]),
+        ("mmap(stdin shared)", n["mmap"], [0, 4096, 1, MAP_SHARED, 0, 0]),
+        ("mmap(growsdown)", n["mmap"], [0, 4096, 3, MAP_PRIVATE | MAP_ANONYMOUS | 0x100, -1, 0]),
+        ("fallocate(1,0)", n["fallocate"], [1, 0, 0, 1]),
+        ("fallocate(1,KEEP_SIZE)", n["fallocate"], [1, 1, 0, 1 << 30]),
+        ("setpriority(PRIO_USER,0,19)", n["setpriority"], [2, 0, 19]),
         ("clone(new process)", n["clone"], [17, 0, 0, 0, 0]),  # SIGCHLD: a fork
         ("clone3", n["clone3"], [0, 0]),
         ("open_tree_attr (467)", 467, [-1] * 6),

@@ -70,6 +70,9 @@ def _limits(cfg: Config) -> None:
     # The soft CPU limit delivers SIGXCPU; the hard one a second later is the SIGKILL backstop.
     _cap(resource.RLIMIT_CPU, cfg["cpu_s"])
     _cap(resource.RLIMIT_DATA, cfg["data_bytes"])
+    # A generous address space: what RLIMIT_DATA misses (read-only mappings whose page tables
+    # still cost memory) stays bounded; numpy needs ~300 MB of it.
+    _cap(resource.RLIMIT_AS, cfg["data_bytes"] + (2 << 30))
     _cap(resource.RLIMIT_FSIZE, cfg["fsize_bytes"])
     _cap(resource.RLIMIT_NOFILE, cfg["nofile"])
 
@@ -167,6 +170,7 @@ def _apply(cfg: Config, report: dict[str, Any]) -> None:
 
         if select.select([alive_r], [], [], 0)[0]:  # readable means EOF: P is gone
             os._exit(1)
+        os.close(alive_r)  # else the submission would inherit it, and block reading it
 
         def build() -> None:
             namespaces.build_root(
@@ -255,8 +259,13 @@ def _run_submission(shown: str, source: str) -> None:
 
 def main() -> None:
     _die_with_parent()
+    # Whatever else the grader inherited and passed on (a CI runner's open files) stays out.
+    os.closerange(CONFIG_FD + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
     with os.fdopen(CONFIG_FD, "rb") as f:
         cfg = marshal.loads(f.read())
+    if cfg.get("cgroup"):  # first, so that every task it will start is counted
+        with open(os.path.join(cfg["cgroup"], "cgroup.procs"), "w") as f:
+            f.write(str(os.getpid()))
     if os.getppid() != cfg["parent"]:  # the grader died before PR_SET_PDEATHSIG took hold
         sys.exit(1)
     os.chdir(cfg["workdir"])
@@ -275,8 +284,11 @@ def main() -> None:
         import site
 
         site.addsitedir(cfg["user_site"])
+    shown, source = cfg["submission"], cfg["source"]
+    del cfg, report  # the submission can walk up to this frame: leave nothing of the grader
+    sys.orig_argv = [sys.executable, shown]  # as `python shown` would have it
     _signal_ready()
-    _run_submission(cfg["submission"], cfg["source"])
+    _run_submission(shown, source)
 
 
 main()

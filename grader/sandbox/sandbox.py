@@ -16,6 +16,7 @@ import signal
 import site
 import stat
 import sys
+import sysconfig
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -23,6 +24,7 @@ from pathlib import Path
 
 from ..errors import InternalError
 from ..text import decode, last_line
+from . import cgroups
 from .cleanup import remove_tree
 from .process import Running, read_capped, spawn_and_wait
 from .types import EXPOSED, FIXES, Layer, LimitHit, Limits, RunResult, SandboxMode
@@ -63,7 +65,7 @@ class SandboxUnavailable(InternalError):
 def child_environment(workdir: Path, parent: Mapping[str, str]) -> dict[str, str]:
     """An allow-list: nothing of the grader's environment (CI tokens!) reaches the submission."""
     env = {
-        "PATH": parent.get("PATH", os.defpath),
+        "PATH": os.defpath,  # the grader's own PATH names its installation
         "HOME": str(workdir),
         "TMPDIR": str(workdir),
         "LANG": "C.UTF-8",
@@ -84,14 +86,10 @@ def user_site() -> str | None:
 
 
 def python_paths() -> list[str]:
-    """The running interpreter's installation and site-packages: what a submission may read."""
-    paths = {
-        sys.prefix,
-        sys.base_prefix,
-        sys.exec_prefix,
-        sys.base_exec_prefix,
-        *site.getsitepackages(),
-    }
+    """The running interpreter's standard library and site-packages: what a submission may
+    read of it (not the whole prefix: a system Python's prefix is /usr)."""
+    names = ("stdlib", "platstdlib", "purelib", "platlib")
+    paths = {*(sysconfig.get_paths()[n] for n in names), *site.getsitepackages()}
     return sorted(os.path.realpath(p) for p in paths if os.path.isdir(p))
 
 
@@ -263,6 +261,7 @@ class Sandbox:
         cap = limits.output_kb * 1024
         script = os.path.abspath(script)
         base = Path(tempfile.mkdtemp(prefix="grade-run-"))
+        group = cgroups.create(_NPROC) if self.layers else None
         try:
             base.chmod(0o711)  # a run's own uid must reach its work dir, not list the others
             work = base / "work"
@@ -298,6 +297,7 @@ class Sandbox:
                 "fsize_bytes": cap + 1,
                 "nofile": _NOFILE,
                 "nproc": _NPROC,
+                "cgroup": group,
                 # code objects are marshalled for this interpreter's version only
                 "compiled": _compiled() if layers and python == sys.executable else {},
             }
@@ -318,6 +318,8 @@ class Sandbox:
             stderr, err_over = read_capped(base / "stderr", cap)
         finally:
             remove_tree(base)
+            if group is not None:
+                cgroups.remove(group)
         failure = "" if done.sandbox_ready or done.timed_out else _tail(stderr)
         sig = -done.status if done.status < 0 else None
         hit: LimitHit | None = None

@@ -57,7 +57,7 @@ def _any(index: int, *values: int | str) -> tuple[tuple[Arg, ...], ...]:
 _OWN = _any(0, 0, SELF)  # 0 means "myself" for these
 _OWN_OR_GROUP = _any(0, 0, SELF, f"-{SELF}")  # the run leads a process group of its own
 CLONE_THREAD = 0x00010000
-MAP_SHARED_TYPE, MAP_PRIVATE, MAP_ANONYMOUS = 0x03, 0x02, 0x20
+MAP_SHARED_TYPE, MAP_PRIVATE, MAP_GROWSDOWN = 0x03, 0x02, 0x0100
 _IOCTLS = (0x5401, 0x5413, 0x541B, 0x5421, 0x5450, 0x5451)  # TCGETS TIOCGWINSZ FIONREAD FIONBIO
 _FCNTLS = (0, 1, 2, 3, 4, 1030, 1032)  # DUPFD GETFD SETFD GETFL SETFL DUPFD_CLOEXEC GETPIPE_SZ
 _PRCTLS = (3, 15, 16, 23, 0x53564D41)  # GET_DUMPABLE SET_NAME GET_NAME CAPBSET_READ SET_VMA
@@ -71,9 +71,13 @@ POLICY: Mapping[str, tuple[Rule, str]] = {
             "openat close close_range lseek fstat newfstatat stat lstat statx statfs fstatfs "
             "access faccessat faccessat2 readlink readlinkat getdents64 getcwd chdir fchdir "
             "mkdir mkdirat rmdir unlink unlinkat rename renameat renameat2 link linkat symlink "
-            "symlinkat truncate ftruncate fsync fdatasync fallocate umask"
+            "symlinkat truncate ftruncate fsync fdatasync umask"
         ),
         (ALLOW, "file I/O: what the run may touch is decided by the mounts and Landlock"),
+    ),
+    "fallocate": (
+        Rule(((Arg(1, 0),),)),
+        "mode 0 only: FALLOC_FL_KEEP_SIZE would reserve disk past RLIMIT_FSIZE",
     ),
     **dict.fromkeys(
         _names(
@@ -96,8 +100,9 @@ POLICY: Mapping[str, tuple[Rule, str]] = {
         (ALLOW, "the allocator, numpy and OpenBLAS manage their own memory"),
     ),
     "mmap": (
-        Rule(((Arg(3, 0, MAP_ANONYMOUS),), (Arg(3, MAP_PRIVATE, MAP_SHARED_TYPE),))),
-        "file mappings and private memory; shared anonymous memory escapes RLIMIT_DATA",
+        Rule(((Arg(3, MAP_PRIVATE, MAP_SHARED_TYPE | MAP_GROWSDOWN),),)),
+        "private mappings only: shared ones (anonymous or of /dev/zero) and MAP_GROWSDOWN ones "
+        "escape RLIMIT_DATA",
     ),
     # threads
     "clone": (
@@ -142,7 +147,10 @@ POLICY: Mapping[str, tuple[Rule, str]] = {
     ),
     "setrlimit": (ALLOW, "lowering its own limits; raising a hard one needs a capability"),
     "prlimit64": (Rule(_OWN), "resource.getrlimit/setrlimit of itself, never of another pid"),
-    "setpriority": (Rule(((Arg(1, 0),),)), "os.nice of itself, never of another process"),
+    "setpriority": (
+        Rule(((Arg(0, 0), Arg(1, 0)),)),
+        "os.nice of itself (PRIO_PROCESS, 0), never of another process or a whole user",
+    ),
     # time and randomness
     **dict.fromkeys(
         _names("clock_gettime clock_getres clock_nanosleep nanosleep gettimeofday time getrandom"),

@@ -1,0 +1,8 @@
+# Red team: a system Python's prefix is /usr; binding the prefix showed all of it.
+import os
+
+for folder in ("/usr/bin", "/usr/share", "/usr/local/bin"):
+    try:
+        print("OK", folder, len(os.listdir(folder)), flush=True)
+    except OSError as exc:
+        print("BLOCKED", folder, type(exc).__name__, flush=True)
