@@ -200,7 +200,7 @@ def _apply(cfg: Config, report: dict[str, Any]) -> None:
     step("capabilities", lambda: namespaces.drop_capabilities(last_cap))
 
     def lock() -> None:
-        abi = landlock.abi_version()
+        abi = min(landlock.abi_version(), cfg["landlock_abi_max"])
         if abi < 1:
             raise OSError("Landlock is not available in this kernel")
         seccomp.set_no_new_privs()

@@ -135,6 +135,17 @@ def _readable(hidden: tuple[str, ...], extra_site: str | None) -> tuple[str, ...
     return tuple(without(allowed, [*hidden, grader_package]))
 
 
+LANDLOCK_ABI_MAX_ENV = "GRADE_LANDLOCK_ABI_MAX"
+
+
+def _landlock_abi_max() -> int:
+    """Use no newer Landlock ABI than this: how the tests stand in for an older kernel."""
+    try:
+        return int(os.environ.get(LANDLOCK_ABI_MAX_ENV, "999"))
+    except ValueError:
+        return 999
+
+
 @functools.lru_cache(maxsize=1)
 def _compiled() -> dict[str, object]:
     """The child's layer modules, compiled once per grader instead of once per run."""
@@ -300,6 +311,7 @@ class Sandbox:
                 "cgroup": group,
                 # code objects are marshalled for this interpreter's version only
                 "compiled": _compiled() if layers and python == sys.executable else {},
+                "landlock_abi_max": _landlock_abi_max(),
             }
             # 0600 and the grader's: the child gets it already open, as fd 4
             (base / "config").write_bytes(marshal.dumps(config))

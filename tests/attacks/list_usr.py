@@ -3,6 +3,6 @@ import os
 
 for folder in ("/usr/bin", "/usr/share", "/usr/local/bin"):
     try:
-        print("OK", folder, len(os.listdir(folder)), flush=True)
+        print("OK", folder, sorted(os.listdir(folder)), flush=True)
     except OSError as exc:
         print("BLOCKED", folder, type(exc).__name__, flush=True)
