@@ -4,7 +4,8 @@
 reads an input on stdin and exits 0 to accept it, or non-zero with the reason on stderr;
 ``generate.py SEED SIZE`` prints a random input (the same for the same seed); ``wrong/*.py``
 known-wrong solutions whose docstring says ``expect: <verdict>`` and, on its first line, the
-mistake it models.
+mistake it models; ``accepted/*.py`` correct solutions written otherwise (exact arithmetic,
+another formula, another loop shape), which every case must accept.
 """
 
 from __future__ import annotations
@@ -47,6 +48,10 @@ class Material:
     @property
     def generator(self) -> Path:
         return self.folder / "generate.py"
+
+    def accepted_solutions(self) -> tuple[Path, ...]:
+        """Correct solutions written differently from the reference: each must pass every case."""
+        return tuple(sorted((self.folder / "accepted").glob("*.py")))
 
     def wrong_solutions(self) -> tuple[WrongSolution, ...]:
         return tuple(_wrong(p) for p in sorted((self.folder / "wrong").glob("*.py")))

@@ -2,7 +2,8 @@
 
 Each check is a row: the spec parses strictly; cases pair up with their metadata; every input
 passes the validator; the reference passes every case, twice, identically, with a time margin;
-every known-wrong solution fails as it declares; every ``.out`` is what the reference prints.
+every accepted solution passes every case; every known-wrong solution fails as it declares;
+every ``.out`` is what the reference prints.
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ def verify(name: str, root: Root, *, sandbox: Sandbox) -> Verification:
     first = grade(plan, teacher.solution)
     second = grade(plan, teacher.solution)
     checks.extend(_reference(plan, first, second))
+    checks.append(_accepted(plan, teacher))
     checks.append(_wrong(plan, teacher))
     return done()
 
@@ -130,6 +132,22 @@ def _reference(plan: Plan, first: Report, second: Report) -> list[Check]:
         else Check("expected outputs", Status.OK, f"{first.total} .out match the reference")
     )
     return [passes, deterministic, margin, outputs]
+
+
+def _accepted(plan: Plan, teacher: Material) -> Check:
+    """Every correct way of writing it passes: a case that fails one is unfair, not strong."""
+    accepted = teacher.accepted_solutions()
+    if not accepted:
+        return Check("accepted solutions", Status.WARN, "none in accepted/: fairness unchecked")
+    problems = [
+        f"{path.name} fails {outcome.case.name}: {outcome.message}"
+        for path in accepted
+        for outcome in grade(plan, path).outcomes
+        if not outcome.passed
+    ]
+    if problems:
+        return Check("accepted solutions", Status.FAIL, "; ".join(problems[:3]))
+    return Check("accepted solutions", Status.OK, f"{len(accepted)} pass every case")
 
 
 def _wrong(plan: Plan, teacher: Material) -> Check:

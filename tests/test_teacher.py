@@ -204,3 +204,23 @@ def test_decode_speed_needed_no_grader_change() -> None:
         check=True,
     ).stdout.split()
     assert changed and not [p for p in changed if p.startswith("grader/")]
+
+
+def test_verify_fails_a_case_that_holds_a_decimal_tie(root: Root, tmp_path: Path) -> None:
+    """0.0777 * 127 / 0.9398 is 10.5 exactly, but not in float64: the expected q depends on how
+    the division is written. validate.py refuses it, and an accepted solution fails it."""
+    if not (root.material / "quantize" / "accepted").is_dir():
+        pytest.skip("reference/ is absent")
+    copy = tmp_path / "root"
+    (copy / "exercises").mkdir(parents=True)
+    spec = (root.exercises / "quantize.yaml").read_text()
+    (copy / "exercises" / "quantize.yaml").write_text(spec[: spec.index("\ncases:")] + "\n")
+    shutil.copytree(root.material / "quantize", copy / "reference" / "quantize")
+    (copy / "cases" / "quantize").mkdir(parents=True)
+    (copy / "cases" / "quantize" / "01-tie.in").write_text("0.9398 0.0777\n2\n")
+    assert run("regen", "quantize", "--root", str(copy)).exit_code == 0
+    result = run("verify", "quantize", "--root", str(copy))
+    assert result.exit_code == 1
+    assert "FAIL  inputs" in result.stdout and "weight 2 (0.0777) is a tie" in result.stdout
+    line = next(x for x in result.stdout.splitlines() if "accepted solutions" in x)
+    assert "FAIL" in line and "fails 01-tie: line 1, token" in line

@@ -1,0 +1,26 @@
+"""Accepted: decimal.Decimal at 40 digits, one weight at a time, a generator per group."""
+
+import sys
+from decimal import ROUND_HALF_EVEN, Decimal, getcontext
+
+getcontext().prec = 40
+
+
+def groups(values, size):
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
+
+
+def five(x):
+    return x.quantize(Decimal("0.00001"), rounding=ROUND_HALF_EVEN)
+
+
+text = sys.stdin.read().split("\n")
+weights = [Decimal(w) for w in text[0].split()]
+errors = Decimal(0)
+for number, group in enumerate(groups(weights, int(text[1])), start=1):
+    scale = max(abs(w) for w in group) / 127
+    q = [(w / scale).to_integral_value(rounding=ROUND_HALF_EVEN) if scale else 0 for w in group]
+    errors += sum(abs(w - k * scale) for w, k in zip(group, q))
+    print(f"group {number}: scale {five(scale)} q {' '.join(str(int(k)) for k in q)}")
+print(f"mean error: {five(errors / len(weights))}")
