@@ -24,12 +24,22 @@ class Comparator(Protocol):
 ComparatorFactory = Callable[[Mapping[str, Any]], Comparator]
 
 
+# ASCII whitespace only: a no-break or ideographic space in a student's output is a character
+# of its own, as the statement's "separated by spaces" means.
+_SPACE = " \t\r\f\v"
+TOKEN = re.compile(f"[^{_SPACE}]+")  # what tokens() returns, with positions (for the caret)
+
+
 def normalise(text: str) -> list[str]:
     """Lines with CRLF folded to LF, trailing whitespace dropped, trailing blank lines dropped."""
-    lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+    lines = [line.rstrip(_SPACE) for line in text.replace("\r\n", "\n").split("\n")]
     while lines and not lines[-1]:
         lines.pop()
     return lines
+
+
+def tokens(line: str) -> list[str]:
+    return TOKEN.findall(line)
 
 
 def _line_level(expected: list[str], got: list[str]) -> Comparison | None:
@@ -47,19 +57,25 @@ def _line_level(expected: list[str], got: list[str]) -> Comparison | None:
     return None
 
 
-_DECIMAL = re.compile(r"[+-]?\d+\.(\d+)")
+# How a program prints a decimal with a fixed number of places: ASCII digits, a minus sign at
+# most, no leading zero (so "+3.14" or "03.14" is not "3.14", whatever their value).
+_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)\.([0-9]+)")
+NUMBERS = ("decimals", "none")
 
 
 @dataclass(frozen=True)
 class TokenComparator:
-    """Whitespace-separated tokens; decimals match within ``tolerance_ulps`` of the last place.
+    """Tokens separated by ASCII whitespace; decimals match within ``tolerance_ulps`` of the
+    last place.
 
-    A decimal (digits, a point, digits) must be printed with exactly as many decimals as the
-    expected one: ``0.06300`` may pass for ``0.06299``, ``0.0630`` never does. Everything else,
-    integers included, must match exactly.
+    A decimal (ASCII digits, a point, digits; a minus sign at most, no leading zero) must be
+    printed with exactly as many decimals as the expected one: ``0.06300`` may pass for
+    ``0.06299``, ``0.0630`` never does. Everything else, integers included, must match exactly;
+    with ``numbers: none``, decimals too.
     """
 
     tolerance_ulps: int = 1
+    numbers: str = "decimals"  # "none": every token compared as text
 
     def __call__(self, expected: str, got: str) -> Comparison:
         want, have = normalise(expected), normalise(got)
@@ -70,7 +86,7 @@ class TokenComparator:
         return _line_level(want, have) or Comparison(True)
 
     def _line(self, n: int, exp_line: str, got_line: str) -> Comparison | None:
-        exp_tokens, got_tokens = exp_line.split(), got_line.split()
+        exp_tokens, got_tokens = tokens(exp_line), tokens(got_line)
         for t, (exp, have) in enumerate(zip(exp_tokens, got_tokens, strict=False), start=1):
             if exp == have:
                 continue
@@ -114,7 +130,7 @@ class TokenComparator:
         return None
 
     def _token(self, exp: str, have: str) -> tuple[bool, str]:
-        exp_match = _DECIMAL.fullmatch(exp)
+        exp_match = _DECIMAL.fullmatch(exp) if self.numbers == "decimals" else None
         if exp_match is None:
             return False, ""
         places = len(exp_match.group(1))
@@ -148,11 +164,14 @@ class ExactComparator:
 
 
 def _tokens(options: Mapping[str, Any]) -> Comparator:
-    _only(options, ("tolerance_ulps",))
+    _only(options, ("tolerance_ulps", "numbers"))
     ulps = options.get("tolerance_ulps", 1)
     if isinstance(ulps, bool) or not isinstance(ulps, int) or ulps < 0:
         raise ValueError(f"tolerance_ulps: must be a whole number >= 0, got {ulps!r}")
-    return TokenComparator(tolerance_ulps=ulps)
+    numbers = options.get("numbers", "decimals")
+    if numbers not in NUMBERS:
+        raise ValueError(f"numbers: must be one of {', '.join(NUMBERS)}, got {numbers!r}")
+    return TokenComparator(tolerance_ulps=ulps, numbers=numbers)
 
 
 def _exact(options: Mapping[str, Any]) -> Comparator:

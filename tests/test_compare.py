@@ -33,6 +33,7 @@ def test_the_table_covers_both_outcomes() -> None:
     [
         ("fuzzy", {}, "method: unknown comparator 'fuzzy'"),
         ("tokens", {"tolerance": 1}, "tolerance: unknown option"),
+        ("tokens", {"numbers": "all"}, "numbers: must be one of decimals, none"),
         ("tokens", {"tolerance_ulps": -1}, "tolerance_ulps: must be a whole number >= 0"),
         ("tokens", {"tolerance_ulps": 0.5}, "tolerance_ulps: must be a whole number >= 0"),
         ("exact", {"tolerance_ulps": 1}, "tolerance_ulps: unknown option"),

@@ -13,6 +13,7 @@ import re
 from rich.console import Console
 from rich.text import Text
 
+from ..compare import TOKEN
 from ..records import CaseFeedback, Comparison, Feedback, Mismatch, Verdict
 from .escape import safe, shorten
 
@@ -132,7 +133,7 @@ def _details(out: Text, outcome: CaseFeedback) -> None:
 
 def _token_span(line: str, index: int) -> tuple[int, int] | None:
     """Start and end, in the escaped line, of the ``index``-th (1-based) token of ``line``."""
-    for n, match in enumerate(re.finditer(r"\S+", line), start=1):
+    for n, match in enumerate(TOKEN.finditer(line), start=1):
         if n == index:
             start = len(safe(line[: match.start()]))
             return start, start + len(safe(match.group()))
