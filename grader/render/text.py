@@ -8,7 +8,6 @@ Student-controlled text goes through ``safe`` and into ``Text`` objects, never i
 from __future__ import annotations
 
 import io
-import re
 
 from rich.console import Console
 from rich.text import Text
