@@ -1,24 +1,50 @@
-"""Accept a specdec input (exit 0) or reject it with the reason on stderr (exit 1)."""
+"""Accept a specdec input (exit 0) or reject it with the reason on stderr (exit 1).
+
+Tokens are separated by single ASCII spaces. An input whose ratio T / R is a decimal tie at two
+places (3186 / 1200 = 2.655) is refused: float64 prints 2.65, exact arithmetic 2.66, and both
+solutions are correct.
+"""
 
 import re
 import sys
+from decimal import ROUND_HALF_EVEN, Decimal
+from fractions import Fraction
 
 ROUND = re.compile(r"draft:((?: [^\s|]+)+) \| target:((?: [^\s|]+)+)")
 
 
+def fragile_ratio(total: int, rounds: int) -> bool:
+    """Whether float64 and exact arithmetic print total / rounds differently at 2 decimals."""
+    exact = Fraction(total, rounds) * 100
+    hundredths = Decimal(exact.numerator) / Decimal(exact.denominator)
+    shown = hundredths.quantize(Decimal(1), rounding=ROUND_HALF_EVEN) / 100
+    return f"{shown:.2f}" != f"{total / rounds:.2f}"
+
+
 def problem(text: str) -> str | None:
-    rounds = 0
+    rounds = total = 0
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         match = ROUND.fullmatch(line)
         if match is None:
             return f"line {number}: expected 'draft: d1 ... dk | target: t1 ... tk+1'"
-        k, targets = len(match.group(1).split()), len(match.group(2).split())
-        if targets != k + 1:
-            return f"line {number}: {k} draft tokens need {k + 1} target tokens, got {targets}"
+        draft, target = match.group(1).split(" ")[1:], match.group(2).split(" ")[1:]
+        if len(target) != len(draft) + 1:
+            return (
+                f"line {number}: {len(draft)} draft tokens need {len(draft) + 1} target tokens, "
+                f"got {len(target)}"
+            )
+        accepted = 0
+        while accepted < len(draft) and draft[accepted] == target[accepted]:
+            accepted += 1
+        total += accepted + 1
         rounds += 1
-    return None if rounds else "no rounds: at least one non-blank line is needed"
+    if not rounds:
+        return "no rounds: at least one non-blank line is needed"
+    if fragile_ratio(total, rounds):
+        return f"{total} tokens in {rounds} rounds: the ratio is a tie float64 breaks"
+    return None
 
 
 if __name__ == "__main__":
