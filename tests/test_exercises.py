@@ -13,7 +13,7 @@ import pytest
 from grader.cases import exercise_cases
 from grader.resources import Root
 from grader.sandbox import Sandbox
-from grader.spec import Exercise, exercise_names
+from grader.spec import Exercise, exercise_names, load_exercise
 from grader.verify import Status, Verification, verify
 
 SHIPPED = ("quantize", "specdec", "decode-speed")
@@ -88,3 +88,41 @@ def test_short_last_group_tells_the_two_means_apart(quantize: Exercise) -> None:
         means.append(sum(e) / len(e))
     assert f"{sum(errors) / len(errors):.5f}" != f"{sum(means) / len(means):.5f}"
     assert len(weights) % g != 0
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "why"),
+    [
+        ("quantize", "0.9398 0.0777\n2\n", "weight 2 (0.0777) is a tie float64 breaks"),
+        ("quantize", "0.1 -0.2\n2\n", "weight 1 (0.1) is a tie float64 breaks"),
+        ("quantize", "\u0663.\u0665\n1\n", "line 1 must be decimal numbers"),
+        ("quantize", "1e-320 1\n2\n", "line 1 must be decimal numbers"),
+        ("quantize", "0.0000000001 1\n2\n", "is outside"),
+        ("quantize", "1.0000000000001\n1\n", "significant digits"),
+        ("specdec", "draft: a a | target: a b c\n" * 3 + "draft: a | target: b c\n" * 5, ""),
+        ("decode-speed", "x 1e-300 2 100 1\n", "is not a decimal number"),
+        ("decode-speed", "x 0.0000001 0.0000001 100 1\n", "is outside"),
+        ("decode-speed", "x \uff17 2 100 1\n", "is not a decimal number"),
+        ("decode-speed", "x 7\u00a02 100 1\n", "separated by single spaces"),
+    ],
+)
+def test_validators_refuse_what_correct_solutions_could_disagree_on(
+    root: Root, reference_dir: Path, name: str, data: str, why: str
+) -> None:
+    from grader.material import material, validate
+
+    found = validate(material(load_exercise(name, root)), data.encode())
+    if why:
+        assert found is not None and why in found, found
+    else:  # 3 x 2 + 5 x 1 = 11 tokens in 8 rounds: 1.375, no tie: accepted
+        assert found is None
+
+
+def test_a_ratio_tie_is_refused(root: Root, reference_dir: Path) -> None:
+    from grader.material import material, validate
+
+    # 531 tokens in 200 rounds = 2.655: a decimal tie float64 (2.65) and exact arithmetic (2.66)
+    # round apart
+    rounds = "draft: a a | target: a a b\n" * 131 + "draft: a | target: a b\n" * 69
+    found = validate(material(load_exercise("specdec", root)), rounds.encode())
+    assert found == "531 tokens in 200 rounds: the ratio is a tie float64 breaks"
