@@ -179,6 +179,34 @@ def test_merge_refuses_other_files(tmp_path: Path) -> None:
 SLOW = 'print("SLOW-RUN-STARTED", flush=True)\nimport time\ntime.sleep(60)\n'
 
 
+def _batch_in_background(
+    course: Root, room: Path, runs: Path, *options: str
+) -> subprocess.Popen[str]:
+    """``grade batch add ROOM`` in a process of its own, its run folders in ``runs``."""
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "batch",
+            "add",
+            str(room),
+            "--timeout",
+            "60",
+            "--root",
+            str(course.path),
+            *options,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TMPDIR": str(runs)},  # its run folders, and nobody else's
+        # a suite started in the background (nohup, `cmd &` in a script) passes SIGINT on ignored,
+        # and a Python started so never raises KeyboardInterrupt: this is Ctrl-C at a terminal
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+
+
 def test_ctrl_c_stops_cleanly_and_keeps_what_was_graded(course: Root, tmp_path: Path) -> None:
     room = tmp_path / "class"
     room.mkdir()
@@ -188,31 +216,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_was_graded(course: Root, tmp_path: 
     out = tmp_path / "g.json"
     runs = tmp_path / "runs"  # the grader's TMPDIR: its run folders, and nobody else's
     runs.mkdir()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "grader",
-            "batch",
-            "add",
-            str(room),
-            "--jobs",
-            "1",
-            "--timeout",
-            "60",
-            "--json",
-            str(out),
-            "--root",
-            str(course.path),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "TMPDIR": str(runs)},
-        # a suite started in the background (nohup, `cmd &` in a script) passes SIGINT on ignored,
-        # and a Python started so never raises KeyboardInterrupt: this is Ctrl-C at a terminal
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    proc = _batch_in_background(course, room, runs, "--jobs", "1", "--json", str(out))
     try:
         # jobs=1 grades in order: once a slow run has printed its marker, a_fast is done
         _wait_for_marker(runs, b"SLOW-RUN-STARTED", proc)
@@ -252,30 +256,12 @@ def test_killing_the_grader_ends_its_runs(course: Root, tmp_path: Path, sig: int
         (room / f"slow{i}.py").write_text(SLOW)
     runs = tmp_path / "runs"
     runs.mkdir()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "grader",
-            "batch",
-            "add",
-            str(room),
-            "--jobs",
-            "2",
-            "--timeout",
-            "60",
-            "--root",
-            str(course.path),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "TMPDIR": str(runs)},
-    )
+    proc = _batch_in_background(course, room, runs, "--jobs", "2")
     try:
         _wait_for_marker(runs, b"SLOW-RUN-STARTED", proc)
         assert _holding(runs)  # the runs are there to be ended
         os.kill(proc.pid, sig)
-        proc.wait(timeout=60)
+        proc.communicate(timeout=60)
         deadline = time.monotonic() + 1.0  # the issue's bound: none alive a second later
         while _holding(runs) and time.monotonic() < deadline:
             time.sleep(0.01)
@@ -285,7 +271,7 @@ def test_killing_the_grader_ends_its_runs(course: Root, tmp_path: Path, sig: int
             os.kill(pid, signal.SIGKILL)
         if proc.poll() is None:
             proc.kill()
-            proc.wait()
+            proc.communicate()
 
 
 def _wait_for_marker(runs: Path, marker: bytes, proc: subprocess.Popen[Any]) -> None:
