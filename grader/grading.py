@@ -186,14 +186,21 @@ def worker_pool(workers: int) -> ThreadPoolExecutor:
 
 def grade(plan: Plan, submission: Path) -> Report:
     """Run ``submission`` on every case of the plan (``plan.jobs`` at once), in case order."""
-    script = check_submission(submission)
+    return grade_many(plan, [submission])[0]
+
+
+def grade_many(plan: Plan, submissions: Sequence[Path]) -> list[Report]:
+    """Grade several scripts, every case-run of every one in one pool: the cores stay busy
+    where one script's long case would leave the others idle. Reports keep the order given."""
+    scripts = [check_submission(s) for s in submissions]
     started = now()
-    pool = worker_pool(max(1, min(plan.jobs, len(plan.cases))))
+    pool = worker_pool(max(1, min(plan.jobs, len(plan.cases) * len(scripts))))
     try:
-        outcomes = [f.result() for f in submit_cases(pool, plan, script, plan.cases)]
+        futures = [submit_cases(pool, plan, script, plan.cases) for script in scripts]
+        outcomes = [[f.result() for f in each] for each in futures]
     except BaseException:  # Ctrl-C: end the runs in progress now, not at their time limit
         plan.cancel()
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-    return report(plan, submission, outcomes, started)
+    return [report(plan, s, o, started) for s, o in zip(submissions, outcomes, strict=True)]

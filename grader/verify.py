@@ -8,12 +8,14 @@ every ``.out`` is what the reference prints.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from ._compat import StrEnum
 from .errors import ExerciseError, GraderError
-from .grading import Plan, grade, prepare
-from .material import Material, material, validate
+from .grading import Plan, grade_many, prepare
+from .material import Material, WrongSolution, material, validate
 from .records import Case, Report, Verdict
 from .resources import Root
 from .sandbox import Sandbox
@@ -77,11 +79,21 @@ def verify(name: str, root: Root, *, sandbox: Sandbox) -> Verification:
         checks.append(Check("teacher material", Status.FAIL, str(exc)))
         return done()
     checks.append(_inputs(teacher, cases))
-    first = grade(plan, teacher.solution)
-    second = grade(plan, teacher.solution)
+    accepted = teacher.accepted_solutions()
+    try:
+        wrong: tuple[WrongSolution, ...] = teacher.wrong_solutions()
+        unreadable = None
+    except ExerciseError as exc:
+        wrong, unreadable = (), exc
+    # every run of every script in one pool; the reference twice, for determinism
+    scripts = [teacher.solution, teacher.solution, *accepted, *(w.path for w in wrong)]
+    first, second, *others = grade_many(plan, scripts)
     checks.extend(_reference(plan, first, second))
-    checks.append(_accepted(plan, teacher))
-    checks.append(_wrong(plan, teacher))
+    checks.append(_accepted(accepted, others[: len(accepted)]))
+    if unreadable is not None:
+        checks.append(Check("wrong solutions", Status.FAIL, str(unreadable)))
+    else:
+        checks.append(_wrong(wrong, others[len(accepted) :]))
     return done()
 
 
@@ -134,15 +146,14 @@ def _reference(plan: Plan, first: Report, second: Report) -> list[Check]:
     return [passes, deterministic, margin, outputs]
 
 
-def _accepted(plan: Plan, teacher: Material) -> Check:
+def _accepted(accepted: Sequence[Path], reports: Sequence[Report]) -> Check:
     """Every correct way of writing it passes: a case that fails one is unfair, not strong."""
-    accepted = teacher.accepted_solutions()
     if not accepted:
         return Check("accepted solutions", Status.WARN, "none in accepted/: fairness unchecked")
     problems = [
         f"{path.name} fails {outcome.case.name}: {outcome.message}"
-        for path in accepted
-        for outcome in grade(plan, path).outcomes
+        for path, report in zip(accepted, reports, strict=True)
+        for outcome in report.outcomes
         if not outcome.passed
     ]
     if problems:
@@ -150,16 +161,11 @@ def _accepted(plan: Plan, teacher: Material) -> Check:
     return Check("accepted solutions", Status.OK, f"{len(accepted)} pass every case")
 
 
-def _wrong(plan: Plan, teacher: Material) -> Check:
-    try:
-        wrong = teacher.wrong_solutions()
-    except ExerciseError as exc:
-        return Check("wrong solutions", Status.FAIL, str(exc))
+def _wrong(wrong: Sequence[WrongSolution], reports: Sequence[Report]) -> Check:
     if not wrong:
         return Check("wrong solutions", Status.WARN, "none in wrong/: nothing shows the cases bite")
     problems = []
-    for solution in wrong:
-        report = grade(plan, solution.path)
+    for solution, report in zip(wrong, reports, strict=True):
         verdicts = {c.verdict for c in report.outcomes}
         if verdicts == {Verdict.PASSED}:
             problems.append(

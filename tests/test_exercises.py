@@ -36,6 +36,7 @@ def verified(root: Root, sandbox: Sandbox) -> dict[str, Verification]:
     return {name: verify(name, root, sandbox=sandbox) for name in exercise_names(root)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SHIPPED)
 def test_every_shipped_exercise_verifies(verified: dict[str, Verification], name: str) -> None:
     result = verified[name]
