@@ -97,6 +97,43 @@ def test_gradescope_run_autograder(tmp_path: Path, reference_dir: Path) -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("files", "graded"),
+    [
+        (["helpers.py", "quantize.py"], "quantize.py"),  # helpers.py sorts first: not it
+        (["mine.py"], "mine.py"),
+        (["a.py", "b.py"], None),  # several, none named quantize.py: refused, not guessed
+    ],
+)
+def test_gradescope_picks_the_expected_file(
+    tmp_path: Path, reference_dir: Path, files: list[str], graded: str | None
+) -> None:
+    if shutil.which("grade", path=str(GRADE_BIN)) is None:
+        pytest.skip("the grade console script is not installed beside this Python")
+    root = tmp_path / "autograder"
+    for sub in ("submission", "results"):
+        (root / sub).mkdir(parents=True)
+    for name in files:
+        source = "solution.py" if name == (graded or "") else "wrong/round_half_up.py"
+        shutil.copy(reference_dir / "quantize" / source, root / "submission" / name)
+    result = subprocess.run(
+        ["bash", str(EXAMPLES / "ci" / "gradescope" / "run_autograder")],
+        env=_env(AUTOGRADER=str(root)),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    results = json.loads((root / "results" / "results.json").read_text())
+    if graded is None:
+        assert results["score"] == 0
+        assert results["output"].startswith("Submit your solution as quantize.py: found a.py b.py")
+    else:
+        assert f"grading {graded}" in result.stdout
+        assert results["score"] == sum(t["max_score"] for t in results["tests"]) > 0
+        assert all(t["status"] == "passed" for t in results["tests"])
+
+
 def test_gradescope_without_a_submission(tmp_path: Path) -> None:
     root = tmp_path / "autograder"
     for sub in ("submission", "results"):
