@@ -116,13 +116,16 @@ def grade_batch(
     *,
     shard_label: str | None = None,
     on_done: Callable[[Entry], None] | None = None,
+    graded: Sequence[Entry] = (),
 ) -> Gradebook:
     """Grade every submission with ``plan``; ``on_done`` hears of each row as it completes.
+    ``graded`` are rows of an earlier, interrupted run of the same batch: kept, not regraded.
 
     On Ctrl-C the plan's runs in progress end at once; the gradebook keeps the submissions that
     were fully graded and is marked interrupted.
     """
-    done: dict[str, Entry] = {}
+    done: dict[str, Entry] = {e.submission: e for e in graded}
+    submissions = [s for s in submissions if s.name not in done]
 
     def finish(entry: Entry) -> None:
         done[entry.submission] = entry

@@ -6,19 +6,24 @@ Its JSON form is complete: ``grade merge`` needs nothing but the shard files.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
-from collections.abc import Sequence
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .errors import ExitCode, UsageError
+from .files import write_atomically
 from .records import Feedback
 from .render.escape import safe
 from .render.json import SCHEMA_VERSION, feedback_from_dict, to_dict
 
 KIND = "grade-gradebook"
+JOURNAL_KIND = "grade-journal"
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would run as a formula
 
 
@@ -64,15 +69,7 @@ class Gradebook:
             "cases": list(self.case_names),
             "shard": self.shard,
             "interrupted": self.interrupted,
-            "submissions": [
-                {
-                    "submission": e.submission,
-                    "path": e.path,
-                    "error": e.error,
-                    "report": to_dict(e.feedback) if e.feedback is not None else None,
-                }
-                for e in self.entries
-            ],
+            "submissions": [entry_to_dict(e) for e in self.entries],
         }
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
@@ -145,6 +142,74 @@ class Gradebook:
         n = len(self.entries)
         lines.append(f"{n} submissions, {self.graded} graded, {n - self.graded} not gradable")
         return "\n".join(lines) + "\n"
+
+
+def entry_to_dict(entry: Entry) -> dict[str, Any]:
+    return {
+        "submission": entry.submission,
+        "path": entry.path,
+        "error": entry.error,
+        "report": to_dict(entry.feedback) if entry.feedback is not None else None,
+    }
+
+
+def entry_from_dict(row: Mapping[str, Any]) -> Entry:
+    """``entry_to_dict``'s inverse; ``KeyError``/``TypeError``/``ValueError`` when damaged."""
+    return Entry(
+        submission=str(row["submission"]),
+        path=str(row["path"]),
+        feedback=_feedback(row["report"]),
+        error=row["error"],
+    )
+
+
+class Journal:
+    """The submissions of a batch as they are graded, one JSON line each, synced to disk: a
+    batch killed in any way loses only the submissions in flight, and ``--resume`` goes on.
+
+    The first line says which batch it belongs to (exercise, cases, shard); a last line cut by
+    the kill is ignored.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def header(self, exercise: str, case_names: Sequence[str], shard: str | None) -> str:
+        data = {"kind": JOURNAL_KIND, "exercise": exercise, "cases": list(case_names)}
+        return json.dumps({**data, "shard": shard}, ensure_ascii=False)
+
+    def load(self, expected_header: str) -> list[Entry]:
+        """The entries of an earlier run of the same batch; ``UsageError`` for another batch."""
+        try:
+            lines = self.path.read_text(encoding="utf-8").split("\n")
+        except OSError as exc:
+            raise UsageError(f"cannot resume from {self.path}: {exc.strerror}") from exc
+        if lines[0] != expected_header:
+            raise UsageError(
+                f"{self.path} is the journal of another batch (exercise, cases, shard)"
+            )
+        entries = []
+        for line in lines[1:]:
+            try:
+                entries.append(entry_from_dict(json.loads(line)))
+            except (ValueError, KeyError, TypeError):
+                break  # the line a kill cut short, or the end
+        return entries
+
+    def start(self, header: str, entries: Sequence[Entry]) -> None:
+        """Begin the journal anew with ``entries`` (a resumed batch's), atomically."""
+        lines = [header, *(json.dumps(entry_to_dict(e), ensure_ascii=False) for e in entries)]
+        write_atomically(self.path, "\n".join(lines) + "\n")
+
+    def append(self, entry: Entry) -> None:
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(entry_to_dict(entry), ensure_ascii=False) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+    def remove(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
 
 
 def _feedback(data: object) -> Feedback | None:

@@ -302,3 +302,55 @@ def test_progress_bar_only_on_a_terminal() -> None:
             done(Entry("b", "b.py", None, "binary"))
         assert bool(stream.getvalue()) is shown
     assert "2 not passing" in stream.getvalue()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_a_killed_batch_resumes_and_grades_everyone_once(
+    course: Root, tmp_path: Path, sig: int
+) -> None:
+    """SIGKILL loses only the submissions in flight (the journal has the rest); SIGTERM writes
+    the gradebook marked interrupted and exits 143. --resume then grades each remaining one."""
+    room = tmp_path / "class"
+    room.mkdir()
+    for name in ("a_fast", "b_fast"):
+        shutil.copy(course.material / "add" / "solution.py", room / f"{name}.py")
+    (room / "c_slow.py").write_text(SLOW)
+    shutil.copy(course.material / "add" / "wrong" / "drops_last_number.py", room / "d_wrong.py")
+    out, runs = tmp_path / "g.json", tmp_path / "runs"
+    runs.mkdir()
+    journal = tmp_path / "g.json.journal"
+    proc = _batch_in_background(course, room, runs, "--jobs", "1", "--json", str(out))
+    try:
+        _wait_for_marker(runs, b"SLOW-RUN-STARTED", proc)  # jobs=1: a and b are journaled
+        os.kill(proc.pid, sig)
+        _stdout, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == (-9 if sig == signal.SIGKILL else 143), stderr
+    kept = [json.loads(line)["submission"] for line in journal.read_text().splitlines()[1:]]
+    assert kept == ["a_fast", "b_fast"]
+    code, stdout = _batch(
+        course, "add", str(room), "--json", str(out), "--resume", "--timeout", "0.5"
+    )
+    assert code == 0, stdout
+    book = json.loads(out.read_text())
+    names = [s["submission"] for s in book["submissions"]]
+    assert names == ["a_fast", "b_fast", "c_slow", "d_wrong"]  # each once
+    verdicts = {s["submission"]: s["report"]["cases"][0]["status"] for s in book["submissions"]}
+    assert verdicts == {
+        "a_fast": "passed",
+        "b_fast": "passed",
+        "c_slow": "timeout",
+        "d_wrong": "wrong_answer",
+    }
+    assert not journal.exists()  # a finished batch leaves no journal behind
+
+
+def test_resume_refuses_another_batchs_journal(course: Root, tmp_path: Path) -> None:
+    (tmp_path / "g.json.journal").write_text('{"kind": "grade-journal", "exercise": "other"}\n')
+    mine = tmp_path / "mine.py"
+    mine.write_text("print(6)\n")
+    code, _ = _batch(course, "add", str(mine), "--json", str(tmp_path / "g.json"), "--resume")
+    assert code == 2

@@ -6,6 +6,7 @@ The CLI is click commands only: parse, call the library, render, exit. Commands 
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -34,6 +35,10 @@ class DefaultGroup(click.Group):
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
+        # SIGTERM (a cancelled CI job) and SIGHUP (a closed terminal) end a command the way
+        # Ctrl-C does: runs stopped, what was graded written; the exit status says which.
+        received = ctx.ensure_object(Interruption)
+        before = {s: signal.signal(s, received.handle) for s in (signal.SIGTERM, signal.SIGHUP)}
         try:
             return super().invoke(ctx)
         except GraderError as exc:
@@ -41,7 +46,31 @@ class DefaultGroup(click.Group):
             ctx.exit(exc.exit_code)
         except KeyboardInterrupt:
             click.echo("grade: interrupted", err=True)
-            ctx.exit(ExitCode.INTERRUPTED)
+            ctx.exit(received.exit_code)
+        finally:  # in-process callers (tests) get their own handlers back
+            for signum, handler in before.items():
+                signal.signal(signum, handler)
+
+
+class Interruption:
+    """The signal that interrupted the command, if one did (Ctrl-C is SIGINT)."""
+
+    def __init__(self) -> None:
+        self.signum = int(signal.SIGINT)
+
+    def handle(self, signum: int, frame: object) -> None:
+        self.signum = signum
+        raise KeyboardInterrupt
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum  # as a shell reports a death by that signal
+
+
+def interrupted_exit_code() -> int:
+    """For commands that catch the interruption themselves (batch keeps what was graded)."""
+    found = click.get_current_context().find_object(Interruption)
+    return found.exit_code if found is not None else int(ExitCode.INTERRUPTED)
 
 
 root_option = click.option(

@@ -10,6 +10,7 @@ import click
 from .base import (
     cases_option,
     cli,
+    interrupted_exit_code,
     jobs_option,
     load,
     plan_for,
@@ -35,6 +36,11 @@ from .base import (
     help="Write the gradebook as JSON: every report (for grade merge).",
 )
 @click.option("--shard", help="Grade only the K-th of N deterministic slices, e.g. 2/4.")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Go on from the journal an interrupted or killed run left beside --json (or --csv).",
+)
 @cases_option
 @timeout_option
 @jobs_option
@@ -46,6 +52,7 @@ def batch(
     csv_file: Path | None,
     json_file: Path | None,
     shard: str | None,
+    resume: bool,
     cases_dir: Path | None,
     timeout: float | None,
     jobs: int | None,
@@ -62,7 +69,9 @@ def batch(
     row (whatever its score), 4 on a grader error, 130 when interrupted.
     """
     from .. import batch as batching
+    from ..errors import UsageError
     from ..files import refuse_overwriting, write_atomically
+    from ..gradebook import Entry, Journal
     from .progress import batch_progress
 
     spec = load(exercise, root)
@@ -73,17 +82,38 @@ def batch(
     plan = plan_for(
         spec, sandbox_mode=sandbox_mode, cases_dir=cases_dir, timeout=timeout, jobs=jobs
     )
-    with batch_progress(len(found), sys.stderr) as on_done:
-        book = batching.grade_batch(plan, found, shard_label=shard, on_done=on_done)
+    kept = json_file or csv_file
+    journal = Journal(kept.with_name(kept.name + ".journal")) if kept is not None else None
+    if resume and journal is None:
+        raise UsageError("--resume needs the --json or --csv file the interrupted run wrote")
+    graded = []
+    if journal is not None:
+        header = journal.header(plan.exercise.name, [c.name for c in plan.cases], shard)
+        if resume and journal.path.exists():
+            graded = journal.load(header)
+        journal.start(header, graded)
+    with batch_progress(len(found), sys.stderr) as show:
+
+        def on_done(entry: Entry) -> None:
+            if journal is not None:
+                journal.append(entry)
+            show(entry)
+
+        book = batching.grade_batch(plan, found, shard_label=shard, on_done=on_done, graded=graded)
     if json_file is not None:
         write_atomically(json_file, book.to_json())
     if csv_file is not None:
         write_atomically(csv_file, book.csv())
+    if journal is not None and not book.interrupted:
+        journal.remove()
     click.echo(book.summary(), nl=False)
     if book.interrupted:
         click.echo(
-            f"grade: interrupted: kept {len(book.entries)} of {len(found)} submissions", err=True
+            f"grade: interrupted: kept {len(book.entries)} of {len(found)} submissions"
+            + (f"; go on with --resume ({journal.path} holds them)" if journal else ""),
+            err=True,
         )
+        sys.exit(interrupted_exit_code())
     sys.exit(book.exit_code)
 
 
