@@ -3,4 +3,4 @@
 set -euo pipefail
 apt-get update && apt-get install -y python3-pip python3-venv
 python3 -m venv /autograder/venv
-/autograder/venv/bin/pip install "grade @ git+https://github.com/YOUR-COURSE/grade.git"
+/autograder/venv/bin/pip install "grade-autograder @ git+https://github.com/YOUR-COURSE/grade.git"
