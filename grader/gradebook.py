@@ -220,6 +220,75 @@ def _feedback(data: object) -> Feedback | None:
     return feedback_from_dict(data)
 
 
+def class_junit(book: Gradebook) -> str:
+    """JUnit XML for a class: one ``<testsuite>`` per submission, each case a ``<testcase>``;
+    a submission that could not be graded is a suite holding one ``<error>``."""
+    import xml.etree.ElementTree as ET
+
+    from .render import junit
+
+    root = ET.Element("testsuites")  # the Ant schema allows it no attributes
+    for number, entry in enumerate(book.entries):
+        if entry.feedback is not None:
+            element = junit.suite(entry.feedback, name=safe(entry.submission))
+        else:
+            element = ET.Element(
+                "testsuite",
+                name=safe(entry.submission),
+                tests="1",
+                failures="0",
+                errors="1",
+                skipped="0",
+                time="0",
+                timestamp="1970-01-01T00:00:00",
+                hostname="localhost",
+            )
+            ET.SubElement(element, "properties")
+            case = ET.SubElement(
+                element, "testcase", name="submission", classname=book.exercise, time="0"
+            )
+            ET.SubElement(case, "error", message=safe(entry.error or ""), type="not_gradable")
+            ET.SubElement(element, "system-out")
+            ET.SubElement(element, "system-err")
+        element.set("package", book.exercise)  # the Ant schema wants both inside <testsuites>
+        element.set("id", str(number))
+        root.append(element)
+    return junit.document(root)
+
+
+def markdown(book: Gradebook) -> str:
+    """A class summary for a CI job page: scores as a histogram, and each case's pass rate."""
+    graded = [e.feedback for e in book.entries if e.feedback is not None]
+    lines = [
+        f"### {_md(book.exercise)}: {len(book.entries)} submissions, {len(graded)} graded",
+        "",
+        "| score | submissions | |",
+        "| --- | --- | --- |",
+    ]
+    buckets = [0] * 10
+    for f in graded:
+        buckets[min(9, int(f.score * 10))] += 1
+    for i in reversed(range(10)):
+        label = f"{i / 10:.1f}-{(i + 1) / 10:.1f}" if i < 9 else "0.9-1.0"
+        lines.append(f"| {label} | {buckets[i]} | {'█' * buckets[i]} |")
+    lines += ["", "| case | passed | rate |", "| --- | --- | --- |"]
+    for name in book.case_names:
+        passed = sum(1 for f in graded for c in f.cases if c.name == name and c.passed)
+        rate = passed / len(graded) if graded else 0.0
+        lines.append(f"| {_md(name)} | {passed}/{len(graded)} | {rate:.0%} |")
+    not_graded = [e for e in book.entries if e.feedback is None]
+    if not_graded:
+        lines += ["", "Not gradable: " + ", ".join(_md(e.submission) for e in not_graded)]
+    return "\n".join(lines) + "\n"
+
+
+def _md(text: str) -> str:
+    """Student-named text in Markdown: no HTML, no table syntax, no control characters."""
+    import html
+
+    return html.escape(safe(text), quote=False).replace("|", "\\|")
+
+
 def _cell(text: str) -> str:
     return "'" + text if text.startswith(_FORMULA_START) else text
 

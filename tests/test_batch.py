@@ -89,8 +89,19 @@ def test_batch_writes_csv_and_json_and_survives_bad_submissions(
     course: Root, klass: Path, tmp_path: Path
 ) -> None:
     csv_file, json_file = tmp_path / "g.csv", tmp_path / "g.json"
+    junit_file, summary_file = tmp_path / "class.xml", tmp_path / "summary.md"
     code, stdout = _batch(
-        course, "add", str(klass), "--csv", str(csv_file), "--json", str(json_file)
+        course,
+        "add",
+        str(klass),
+        "--csv",
+        str(csv_file),
+        "--json",
+        str(json_file),
+        "--junit",
+        str(junit_file),
+        "--summary",
+        str(summary_file),
     )
     assert code == 0
     assert "7 submissions, 4 graded, 3 not gradable" in stdout
@@ -111,6 +122,8 @@ def test_batch_writes_csv_and_json_and_survives_bad_submissions(
     hidden = next(c for c in by_name["bob"]["report"]["cases"] if c["name"] == "04-hidden")
     assert hidden["message"] == "hidden case"  # gradebooks hold feedback, never raw reports
     assert Gradebook.load(json_file).to_json() == json_file.read_text()  # typed round trip
+    assert junit_file.read_text().count("<testsuite ") == 7
+    assert "| 01-sample | 1/4 | 25% |" in summary_file.read_text()  # alice only
 
 
 def test_sharded_batches_merge_into_the_whole(course: Root, klass: Path, tmp_path: Path) -> None:

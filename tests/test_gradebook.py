@@ -13,7 +13,7 @@ from conftest import Golden
 from test_render import sample_report
 
 from grader.errors import ExitCode, UsageError
-from grader.gradebook import Entry, Gradebook, merge
+from grader.gradebook import Entry, Gradebook, class_junit, markdown, merge
 from grader.records import Feedback
 
 
@@ -95,3 +95,26 @@ def test_merge_joins_and_refuses() -> None:
         merge([("a.json", first), ("b.json", other)])
     with pytest.raises(UsageError, match="different exercises"):
         merge([("a.json", first), ("b.json", replace(second, exercise="specdec"))])
+
+
+def test_class_junit_is_read_by_a_junit_consumer(tmp_path: Path) -> None:
+    import junitparser
+    from test_ci_formats import ANT_XSD
+
+    text = class_junit(_book())
+    if ANT_XSD.is_file():
+        import xmlschema
+
+        xmlschema.XMLSchema(str(ANT_XSD)).validate(text)
+    path = tmp_path / "class.xml"
+    path.write_text(text, encoding="utf-8")
+    suites = list(junitparser.JUnitXml.fromfile(str(path)))
+    assert [s.name for s in suites] == ['=HYPERLINK("x")', "alice", "bob\\x1b[2J"]
+    assert [(s.tests, s.errors) for s in suites][-1] == (1, 1)  # not gradable: one error
+    assert "SECRET" not in text
+
+
+def test_markdown_summary_golden(golden: Golden) -> None:
+    text = markdown(_book())
+    assert "<" not in text and "\x1b" not in text
+    golden("gradebook_summary.md", text)

@@ -35,6 +35,18 @@ from .base import (
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the gradebook as JSON: every report (for grade merge).",
 )
+@click.option(
+    "--junit",
+    "junit_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write JUnit XML: a test suite per submission (for GitLab and Jenkins test reports).",
+)
+@click.option(
+    "--summary",
+    "summary_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a Markdown summary: score histogram, each case's pass rate.",
+)
 @click.option("--shard", help="Grade only the K-th of N deterministic slices, e.g. 2/4.")
 @click.option(
     "--resume",
@@ -51,6 +63,8 @@ def batch(
     paths: tuple[str, ...],
     csv_file: Path | None,
     json_file: Path | None,
+    junit_file: Path | None,
+    summary_file: Path | None,
     shard: str | None,
     resume: bool,
     cases_dir: Path | None,
@@ -71,14 +85,15 @@ def batch(
     from .. import batch as batching
     from ..errors import UsageError
     from ..files import refuse_overwriting, write_atomically
-    from ..gradebook import Entry, Journal
+    from ..gradebook import Entry, Journal, class_junit, markdown
     from .progress import batch_progress
 
     spec = load(exercise, root)
     found = batching.discover(paths)
     if shard is not None:
         found = batching.shard(found, *batching.parse_shard(shard))
-    refuse_overwriting([json_file, csv_file], [s.path for s in found], "a submission")
+    outputs = [json_file, csv_file, junit_file, summary_file]
+    refuse_overwriting(outputs, [s.path for s in found], "a submission")
     plan = plan_for(
         spec, sandbox_mode=sandbox_mode, cases_dir=cases_dir, timeout=timeout, jobs=jobs
     )
@@ -104,6 +119,10 @@ def batch(
         write_atomically(json_file, book.to_json())
     if csv_file is not None:
         write_atomically(csv_file, book.csv())
+    if junit_file is not None:
+        write_atomically(junit_file, class_junit(book))
+    if summary_file is not None:
+        write_atomically(summary_file, markdown(book))
     if journal is not None and not book.interrupted:
         journal.remove()
     click.echo(book.summary(), nl=False)

@@ -46,12 +46,13 @@ def _system_out(feedback: Feedback) -> str:
     return "\n".join(parts)
 
 
-def render_junit(feedback: Feedback) -> str:
+def suite(feedback: Feedback, *, name: str | None = None) -> ET.Element:
+    """One ``<testsuite>`` for one submission's feedback (named after the exercise, or ``name``)."""
     failures = sum(1 for c in feedback.cases if not c.passed and c.verdict not in _ERRORS)
     errors = sum(1 for c in feedback.cases if c.verdict in _ERRORS)
     suite = ET.Element(
         "testsuite",
-        name=feedback.exercise,
+        name=name or feedback.exercise,
         # the Ant schema's timestamp has no zone: the first 19 characters, UTC
         timestamp=feedback.started_at[:19] or "1970-01-01T00:00:00",
         hostname=feedback.hostname or "localhost",
@@ -68,7 +69,13 @@ def render_junit(feedback: Feedback) -> str:
         _testcase(suite, feedback, outcome)
     ET.SubElement(suite, "system-out").text = _system_out(feedback)
     ET.SubElement(suite, "system-err").text = ""
-    ET.indent(suite)
-    return (
-        '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suite, encoding="unicode") + "\n"
-    )
+    return suite
+
+
+def document(root: ET.Element) -> str:
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def render_junit(feedback: Feedback) -> str:
+    return document(suite(feedback))
