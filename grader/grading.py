@@ -11,6 +11,7 @@ import signal
 import socket
 import stat
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -19,8 +20,8 @@ from pathlib import Path
 
 from .cases import exercise_cases
 from .errors import GraderError, SubmissionError
-from .judge import grader_error, judge
-from .records import Case, CaseOutcome, Report
+from .judge import grader_error, judge, skipped
+from .records import Case, CaseOutcome, Report, Verdict
 from .resources import Root
 from .sandbox import Limits, RunResult, Sandbox, SandboxMode
 from .spec import Exercise
@@ -100,6 +101,8 @@ class Plan:
     jobs: int  # case-runs at once
     sandbox: Sandbox | None = field(default=None, repr=False)
     python: str = sys.executable
+    skip_after_timeout: bool = False  # a submission's remaining cases, once one timed out
+    max_time_per_submission: float | None = None  # seconds of runs, then the rest is skipped
 
     def notice(self) -> str | None:
         """The sandbox's one line on what is not isolated here, if anything."""
@@ -139,21 +142,53 @@ def prepare(
     )
 
 
-def run_case(plan: Plan, script: Path, case: Case) -> CaseOutcome:
+class Budget:
+    """One submission's running account: whether its remaining cases still run (a hung
+    submission should cost one time limit, not one per case). Shared by its case-runs' threads."""
+
+    def __init__(self, plan: Plan) -> None:
+        self._plan = plan
+        self._lock = threading.Lock()
+        self._used = 0.0
+        self._stop: str | None = None
+
+    def refusal(self) -> str | None:
+        with self._lock:
+            return self._stop
+
+    def record(self, outcome: CaseOutcome) -> None:
+        with self._lock:
+            self._used += outcome.time_s
+            limit = self._plan.max_time_per_submission
+            if self._plan.skip_after_timeout and outcome.verdict is Verdict.TIMEOUT:
+                self._stop = self._stop or f"not run: case {outcome.case.name} timed out"
+            if limit is not None and self._used > limit:
+                self._stop = self._stop or f"not run: the submission's {limit:g} s were spent"
+
+
+def run_case(plan: Plan, script: Path, case: Case, budget: Budget | None = None) -> CaseOutcome:
     """One case of one (checked) script; a fault of the grader's becomes that case's verdict."""
+    refusal = budget.refusal() if budget is not None else None
+    if refusal is not None:
+        return skipped(case, refusal)
     try:
         run = plan.runner([plan.python, str(script)], stdin=case.input, limits=plan.limits)
-        return judge(case, run, plan.exercise.comparator, plan.limits)
+        outcome = judge(case, run, plan.exercise.comparator, plan.limits)
     except GraderError as exc:
-        return grader_error(case, str(exc))
+        outcome = grader_error(case, str(exc))
     except Exception as exc:  # one broken case must not stop the others
-        return grader_error(case, f"{type(exc).__name__}: {exc}")
+        outcome = grader_error(case, f"{type(exc).__name__}: {exc}")
+    if budget is not None:
+        budget.record(outcome)
+    return outcome
 
 
 def submit_cases(
     pool: Executor, plan: Plan, script: Path, cases: Sequence[Case]
 ) -> list[Future[CaseOutcome]]:
-    return [pool.submit(run_case, plan, script, case) for case in cases]
+    limited = plan.skip_after_timeout or plan.max_time_per_submission is not None
+    budget = Budget(plan) if limited else None
+    return [pool.submit(run_case, plan, script, case, budget) for case in cases]
 
 
 def report(

@@ -60,3 +60,7 @@ def judge(case: Case, run: RunResult, comparator: Comparator, limits: Limits) ->
 
 def grader_error(case: Case, message: str) -> CaseOutcome:
     return CaseOutcome(case=case, verdict=Verdict.GRADER_ERROR, message=message, time_s=0.0)
+
+
+def skipped(case: Case, message: str) -> CaseOutcome:
+    return CaseOutcome(case=case, verdict=Verdict.SKIPPED, message=message, time_s=0.0)

@@ -26,6 +26,7 @@ class Verdict(StrEnum):
     MEMORY_LIMIT = "memory_limit"
     OUTPUT_LIMIT = "output_limit"
     GRADER_ERROR = "grader_error"  # the grader, spec or reference is at fault, never the student
+    SKIPPED = "skipped"  # not run (an earlier case timed out, the time budget was spent): failed
 
 
 class Visibility(StrEnum):

@@ -367,3 +367,50 @@ def test_resume_refuses_another_batchs_journal(course: Root, tmp_path: Path) -> 
     mine.write_text("print(6)\n")
     code, _ = _batch(course, "add", str(mine), "--json", str(tmp_path / "g.json"), "--resume")
     assert code == 2
+
+
+def test_a_hung_submission_costs_one_time_limit_not_one_per_case(
+    course: Root, tmp_path: Path
+) -> None:
+    """--skip-after-timeout: once a case timed out, a submission's other cases are skipped."""
+    hung = tmp_path / "hung.py"
+    hung.write_text("while True: pass\n")
+    out = tmp_path / "g.json"
+    code, _ = _batch(
+        course,
+        "add",
+        str(hung),
+        "--json",
+        str(out),
+        "--timeout",
+        "0.5",
+        "--jobs",
+        "1",
+        "--skip-after-timeout",
+    )
+    assert code == 0
+    (row,) = json.loads(out.read_text())["submissions"]
+    statuses = [c["status"] for c in row["report"]["cases"]]
+    assert statuses == ["timeout", "skipped", "skipped", "skipped"]
+    assert row["report"]["cases"][1]["message"] == "not run: case 01-sample timed out"
+    budget = tmp_path / "b.json"
+    code, _ = _batch(
+        course,
+        "add",
+        str(hung),
+        "--json",
+        str(budget),
+        "--timeout",
+        "0.5",
+        "--jobs",
+        "1",
+        "--max-time-per-submission",
+        "0.9",
+    )
+    (row,) = json.loads(budget.read_text())["submissions"]
+    assert [c["status"] for c in row["report"]["cases"]] == [
+        "timeout",
+        "timeout",
+        "skipped",
+        "skipped",
+    ]

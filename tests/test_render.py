@@ -105,6 +105,13 @@ def sample_report() -> Report:
                 exit_code=3,
             ),
             _outcome(
+                "08-skipped",
+                Verdict.SKIPPED,
+                "not run: case 04-slow timed out",
+                exit_code=None,
+                time_s=0.0,
+            ),
+            _outcome(
                 "06-grader",
                 Verdict.GRADER_ERROR,
                 "cannot run /x/python",

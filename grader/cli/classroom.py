@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -49,6 +50,16 @@ from .base import (
 )
 @click.option("--shard", help="Grade only the K-th of N deterministic slices, e.g. 2/4.")
 @click.option(
+    "--skip-after-timeout",
+    is_flag=True,
+    help="Once a case of a submission times out, skip its other cases (status skipped).",
+)
+@click.option(
+    "--max-time-per-submission",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Seconds of runs a submission may use; its remaining cases are then skipped.",
+)
+@click.option(
     "--resume",
     is_flag=True,
     help="Go on from the journal an interrupted or killed run left beside --json (or --csv).",
@@ -66,6 +77,8 @@ def batch(
     junit_file: Path | None,
     summary_file: Path | None,
     shard: str | None,
+    skip_after_timeout: bool,
+    max_time_per_submission: float | None,
     resume: bool,
     cases_dir: Path | None,
     timeout: float | None,
@@ -94,8 +107,10 @@ def batch(
         found = batching.shard(found, *batching.parse_shard(shard))
     outputs = [json_file, csv_file, junit_file, summary_file]
     refuse_overwriting(outputs, [s.path for s in found], "a submission")
-    plan = plan_for(
-        spec, sandbox_mode=sandbox_mode, cases_dir=cases_dir, timeout=timeout, jobs=jobs
+    plan = replace(
+        plan_for(spec, sandbox_mode=sandbox_mode, cases_dir=cases_dir, timeout=timeout, jobs=jobs),
+        skip_after_timeout=skip_after_timeout,
+        max_time_per_submission=max_time_per_submission,
     )
     kept = json_file or csv_file
     journal = Journal(kept.with_name(kept.name + ".journal")) if kept is not None else None

@@ -31,6 +31,9 @@ def _testcase(suite: ET.Element, feedback: Feedback, outcome: CaseFeedback) -> N
     )
     if outcome.passed:
         return
+    if outcome.verdict is Verdict.SKIPPED:
+        ET.SubElement(case, "skipped", message=safe(outcome.message))
+        return
     tag = "error" if outcome.verdict in _ERRORS else "failure"
     problem = ET.SubElement(case, tag, message=safe(outcome.message), type=outcome.verdict.value)
     problem.text = _lines(case_details(outcome))
@@ -48,7 +51,8 @@ def _system_out(feedback: Feedback) -> str:
 
 def suite(feedback: Feedback, *, name: str | None = None) -> ET.Element:
     """One ``<testsuite>`` for one submission's feedback (named after the exercise, or ``name``)."""
-    failures = sum(1 for c in feedback.cases if not c.passed and c.verdict not in _ERRORS)
+    skipped = sum(1 for c in feedback.cases if c.verdict is Verdict.SKIPPED)
+    failures = sum(1 for c in feedback.cases if not c.passed and c.verdict not in _ERRORS) - skipped
     errors = sum(1 for c in feedback.cases if c.verdict in _ERRORS)
     suite = ET.Element(
         "testsuite",
@@ -59,7 +63,7 @@ def suite(feedback: Feedback, *, name: str | None = None) -> ET.Element:
         tests=str(feedback.total),
         failures=str(failures),
         errors=str(errors),
-        skipped="0",
+        skipped=str(skipped),
         time=f"{feedback.time_s:.3f}",
     )
     properties = ET.SubElement(suite, "properties")

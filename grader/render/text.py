@@ -29,13 +29,14 @@ _STYLE = {
     Verdict.MEMORY_LIMIT: "yellow",
     Verdict.OUTPUT_LIMIT: "yellow",
     Verdict.GRADER_ERROR: "magenta",
+    Verdict.SKIPPED: "dim",
 }
 
 
 def _mark(outcome: CaseFeedback) -> str:
     if outcome.passed:
         return "✓"
-    return "!" if outcome.verdict is Verdict.GRADER_ERROR else "✗"
+    return {Verdict.GRADER_ERROR: "!", Verdict.SKIPPED: "-"}.get(outcome.verdict, "✗")
 
 
 def render_text(feedback: Feedback) -> Text:
@@ -120,7 +121,7 @@ def _details(out: Text, outcome: CaseFeedback) -> None:
         _row(out, "", "hidden case: no input or output is shown", "dim")
         return
     _row(out, "problem", safe(outcome.message), _STYLE[outcome.verdict])
-    if outcome.verdict is not Verdict.GRADER_ERROR:
+    if outcome.verdict not in (Verdict.GRADER_ERROR, Verdict.SKIPPED):  # nothing ran on it
         _block(out, "input", outcome.input, INPUT_LINES)
     if outcome.comparison is not None and not outcome.comparison.ok:
         _diff(out, outcome.comparison)
