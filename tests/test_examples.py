@@ -167,3 +167,55 @@ def test_batch_example(tmp_path: Path, reference_dir: Path) -> None:
     gradebook = (tmp_path / "gradebook.csv").read_text().splitlines()
     assert gradebook[1].startswith("ann,1.0000,10,10,")
     assert gradebook[2].startswith("ben,0.3000,3,10,")
+
+
+def _python_310() -> str | None:
+    """Gradescope's default image has Python 3.10: a 3.10 interpreter on this machine, if any."""
+    pyenv = Path(os.environ.get("PYENV_ROOT", "~/.pyenv")).expanduser()
+    for candidate in [
+        *sorted(pyenv.glob("versions/3.10.*/bin/python3")),
+        Path("/usr/bin/python3.10"),
+    ]:
+        if candidate.is_file():
+            return str(candidate)
+    return None
+
+
+@pytest.mark.slow
+def test_gradescope_autograder_on_python_310(tmp_path: Path, reference_dir: Path) -> None:
+    """setup.sh's install (from this checkout instead of the course's git URL) into a 3.10 venv,
+    then run_autograder on a submission folder that also holds a helpers.py."""
+    python = _python_310()
+    if python is None:
+        pytest.skip("no Python 3.10 on this machine")
+    root = tmp_path / "autograder"
+    for sub in ("submission", "results"):
+        (root / sub).mkdir(parents=True)
+    subprocess.run([python, "-m", "venv", str(root / "venv")], check=True)
+    setup = (EXAMPLES / "ci" / "gradescope" / "setup.sh").read_text()
+    install = next(line for line in setup.splitlines() if "/venv/bin/pip install" in line)
+    assert install.startswith('/autograder/venv/bin/pip install "grade-autograder @ ')
+    subprocess.run(
+        [
+            str(root / "venv" / "bin" / "pip"),
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            str(Path(__file__).resolve().parent.parent),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    shutil.copy(reference_dir / "quantize" / "solution.py", root / "submission" / "quantize.py")
+    (root / "submission" / "helpers.py").write_text("def fmt(x):\n    return f'{x:.5f}'\n")
+    result = subprocess.run(
+        ["bash", str(EXAMPLES / "ci" / "gradescope" / "run_autograder")],
+        env={"PATH": os.defpath, "AUTOGRADER": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "grading quantize.py" in result.stdout
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["score"] == sum(t["max_score"] for t in results["tests"]) > 0

@@ -205,7 +205,9 @@ def _apply(cfg: Config, report: dict[str, Any]) -> None:
             raise OSError("Landlock is not available in this kernel")
         seccomp.set_no_new_privs()
         read = [*cfg["read"], cfg["source"], cfg["submission"]]
-        landlock.restrict(read=read, write=[cfg["workdir"], *cfg["devices"]], abi=abi)
+        landlock.restrict(
+            read=read, listed=cfg["list"], write=[cfg["workdir"], *cfg["devices"]], abi=abi
+        )
         report["landlock_abi"] = abi
 
     def filter_syscalls() -> None:

@@ -74,8 +74,11 @@ def _check(result: int, what: str) -> int:
     return result
 
 
-def restrict(*, read: Iterable[str], write: Iterable[str], abi: int) -> None:
-    """Allow reading ``read`` and everything on ``write``, nothing else; no TCP; scoped IPC.
+def restrict(
+    *, read: Iterable[str], listed: Iterable[str] = (), write: Iterable[str], abi: int
+) -> None:
+    """Allow reading ``read``, listing (not reading) ``listed``, everything on ``write``, and
+    nothing else; no TCP; scoped IPC.
 
     The caller must have set no_new_privs. Paths that do not exist are skipped.
     """
@@ -92,7 +95,7 @@ def restrict(*, read: Iterable[str], write: Iterable[str], abi: int) -> None:
         "create_ruleset",
     )
     try:
-        for paths, rights in ((read, READ), (write, handled)):
+        for paths, rights in ((read, READ), (listed, READ_DIR), (write, handled)):
             for path in paths:
                 _allow(libc, ruleset, path, rights & handled)
         _check(libc.syscall(_RESTRICT_SELF, ruleset, 0), "restrict_self")

@@ -107,9 +107,13 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
-def without(paths: Iterable[str], excluded: Iterable[str]) -> list[str]:
+def without(
+    paths: Iterable[str], excluded: Iterable[str], expanded: list[str] | None = None
+) -> list[str]:
     """``paths`` less everything under ``excluded``: a folder holding an excluded path is
-    replaced by its other entries (recursively), so that what remains is an allow-list."""
+    replaced by its other entries (recursively), so that what remains is an allow-list. The
+    folders so replaced are added to ``expanded``: a run must still list them (Python's import
+    system lists a folder before it imports from it), though not read what they hold."""
     out = sorted({os.path.realpath(e) for e in excluded})
     kept: list[str] = []
     for path in paths:
@@ -117,22 +121,29 @@ def without(paths: Iterable[str], excluded: Iterable[str]) -> list[str]:
         if not inner:
             kept.append(path)
         elif path not in inner and os.path.isdir(path):
+            if expanded is not None:
+                expanded.append(path)
             entries = sorted(os.path.join(path, name) for name in os.listdir(path))
-            kept += without(entries, inner)
+            kept += without(entries, inner, expanded)
     return kept
 
 
-def readable(hidden: tuple[str, ...]) -> tuple[str, ...]:
-    """What every run may read: the interpreter and its packages, system libraries, less the
-    ``hidden`` folders and this grader's own package (which may carry bundled answers)."""
+def readable(hidden: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What every run may read (the interpreter and its packages, system libraries, less the
+    ``hidden`` folders and this grader's own package, which may carry bundled answers), and the
+    folders it may only list (those that held what was left out)."""
     return _readable(hidden, user_site())
 
 
 @functools.lru_cache(maxsize=16)
-def _readable(hidden: tuple[str, ...], extra_site: str | None) -> tuple[str, ...]:
+def _readable(
+    hidden: tuple[str, ...], extra_site: str | None
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
     allowed = [*python_paths(), *([extra_site] if extra_site else []), *_SYSTEM_READ]
     grader_package = str(Path(__file__).resolve().parent.parent)
-    return tuple(without(allowed, [*hidden, grader_package]))
+    listed: list[str] = []
+    kept = without(allowed, [*hidden, grader_package], listed)
+    return tuple(kept), tuple(dict.fromkeys(listed))
 
 
 LANDLOCK_ABI_MAX_ENV = "GRADE_LANDLOCK_ABI_MAX"
@@ -298,7 +309,8 @@ class Sandbox:
                 "layers": sorted(layers | ({"capabilities"} if layers else set())),
                 "uid": uid,
                 "gid": uid,
-                "read": list(readable(self.hide)),
+                "read": list(readable(self.hide)[0]),
+                "list": list(readable(self.hide)[1]),
                 "devices": list(_DEVICES),
                 "work_bytes": limits.disk_mb << 20,
                 "work_inodes": limits.files,
