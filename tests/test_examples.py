@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -65,6 +66,22 @@ def test_gitlab_job(student_repo: Path) -> None:
     assert report.read_text().startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuite')
 
 
+def _run_autograder(
+    root: Path, env: dict[str, str]
+) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+    """Gradescope's run_autograder on the folder ``root``: the process and results.json."""
+    result = subprocess.run(
+        ["bash", str(EXAMPLES / "ci" / "gradescope" / "run_autograder")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    results: dict[str, Any] = json.loads((root / "results" / "results.json").read_text())
+    return result, results
+
+
 def test_gradescope_run_autograder(tmp_path: Path, reference_dir: Path) -> None:
     root = tmp_path / "autograder"
     for sub in ("submission", "results", "source/hidden"):
@@ -81,15 +98,7 @@ def test_gradescope_run_autograder(tmp_path: Path, reference_dir: Path) -> None:
     )
     if shutil.which("grade", path=str(GRADE_BIN)) is None:
         pytest.skip("the grade console script is not installed beside this Python")
-    result = subprocess.run(
-        ["bash", str(EXAMPLES / "ci" / "gradescope" / "run_autograder")],
-        env=_env(AUTOGRADER=str(root)),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    results = json.loads((root / "results" / "results.json").read_text())
+    _result, results = _run_autograder(root, _env(AUTOGRADER=str(root)))
     assert results["score"] == 4
     assert [(t["name"], t["visibility"]) for t in results["tests"]] == [
         ("Hidden ties", "after_due_date"),
@@ -116,15 +125,7 @@ def test_gradescope_picks_the_expected_file(
     for name in files:
         source = "solution.py" if name == (graded or "") else "wrong/round_half_up.py"
         shutil.copy(reference_dir / "quantize" / source, root / "submission" / name)
-    result = subprocess.run(
-        ["bash", str(EXAMPLES / "ci" / "gradescope" / "run_autograder")],
-        env=_env(AUTOGRADER=str(root)),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    results = json.loads((root / "results" / "results.json").read_text())
+    result, results = _run_autograder(root, _env(AUTOGRADER=str(root)))
     if graded is None:
         assert results["score"] == 0
         assert results["output"].startswith("Submit your solution as quantize.py: found a.py b.py")
@@ -208,14 +209,6 @@ def test_gradescope_autograder_on_python_310(tmp_path: Path, reference_dir: Path
     )
     shutil.copy(reference_dir / "quantize" / "solution.py", root / "submission" / "quantize.py")
     (root / "submission" / "helpers.py").write_text("def fmt(x):\n    return f'{x:.5f}'\n")
-    result = subprocess.run(
-        ["bash", str(EXAMPLES / "ci" / "gradescope" / "run_autograder")],
-        env={"PATH": os.defpath, "AUTOGRADER": str(root)},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
+    result, results = _run_autograder(root, {"PATH": os.defpath, "AUTOGRADER": str(root)})
     assert "grading quantize.py" in result.stdout
-    results = json.loads((root / "results" / "results.json").read_text())
     assert results["score"] == sum(t["max_score"] for t in results["tests"]) > 0
