@@ -7,6 +7,7 @@ The CLI is click commands only: parse, call the library, render, exit. Commands 
 from __future__ import annotations
 
 import signal
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -38,7 +39,11 @@ class DefaultGroup(click.Group):
         # SIGTERM (a cancelled CI job) and SIGHUP (a closed terminal) end a command the way
         # Ctrl-C does: runs stopped, what was graded written; the exit status says which.
         received = ctx.ensure_object(Interruption)
-        before = {s: signal.signal(s, received.handle) for s in (signal.SIGTERM, signal.SIGHUP)}
+        before = (  # only the main thread may set handlers (a library may call us from others)
+            {s: signal.signal(s, received.handle) for s in (signal.SIGTERM, signal.SIGHUP)}
+            if threading.current_thread() is threading.main_thread()
+            else {}
+        )
         try:
             return super().invoke(ctx)
         except GraderError as exc:
