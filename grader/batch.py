@@ -11,13 +11,22 @@ from __future__ import annotations
 import glob
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
 from .errors import UsageError
 from .gradebook import Entry, Gradebook
-from .grading import Plan, now, report, submission_problem, submit_cases, worker_pool
+from .grading import (
+    Plan,
+    compile_error,
+    not_compiled,
+    now,
+    report,
+    submission_problem,
+    submit_cases,
+    worker_pool,
+)
 from .records import CaseOutcome
 
 
@@ -139,6 +148,12 @@ def grade_batch(
         for sub in submissions:
             if sub.problem is not None:
                 finish(Entry(sub.name, str(sub.path), None, sub.problem))
+                continue
+            error = compile_error(sub.path)
+            if error:  # no case would run: said once, without spending a run on it
+                outcomes = [not_compiled(c, error) for c in plan.cases]
+                broken = replace(report(plan, sub.path, outcomes, now()), compile_error=error)
+                finish(Entry(sub.name, str(sub.path), broken.feedback()))
                 continue
             futures = submit_cases(pool, plan, sub.path.resolve(), plan.cases)
             flight = _InFlight(sub, now(), futures, len(futures))

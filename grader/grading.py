@@ -7,11 +7,13 @@ limits, what a run may see, how many at once) is decided in one place, not per c
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import stat
 import sys
 import threading
+import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -25,6 +27,7 @@ from .records import Case, CaseOutcome, Report, Verdict
 from .resources import Root
 from .sandbox import Limits, RunResult, Sandbox, SandboxMode
 from .spec import Exercise
+from .text import last_line
 
 Runner = Callable[..., RunResult]  # Sandbox.run's signature: (argv, *, stdin, limits)
 MAX_SUBMISSION_BYTES = 1 << 20  # a script larger than 1 MiB is not a student's exercise
@@ -224,18 +227,59 @@ def grade(plan: Plan, submission: Path) -> Report:
     return grade_many(plan, [submission])[0]
 
 
+def compile_error(submission: Path) -> str:
+    """What Python would print if ``submission`` does not compile (empty when it does).
+
+    Checked once, before any case runs: a syntax error is one mistake, not one per case.
+    """
+    try:
+        compile(check_submission(submission).read_bytes(), str(submission), "exec")
+    except SyntaxError as exc:
+        return "".join(traceback.format_exception_only(type(exc), exc))
+    except (ValueError, RecursionError, MemoryError) as exc:  # null bytes, absurd nesting
+        return f"{type(exc).__name__}: {exc}\n"
+    return ""
+
+
+def not_compiled(case: Case, error: str) -> CaseOutcome:
+    """The outcome of a case that did not run because the script does not compile."""
+    where = re.search(r"line (\d+)", error)
+    why = last_line(error).removeprefix("SyntaxError: ")
+    return CaseOutcome(
+        case=case,
+        verdict=Verdict.RUNTIME_ERROR,
+        message=f"does not compile: line {where.group(1)}: {why}"
+        if where
+        else f"does not compile: {why}",
+        time_s=0.0,
+        exit_code=1,
+        stderr=error,
+    )
+
+
 def grade_many(plan: Plan, submissions: Sequence[Path]) -> list[Report]:
     """Grade several scripts, every case-run of every one in one pool: the cores stay busy
-    where one script's long case would leave the others idle. Reports keep the order given."""
+    where one script's long case would leave the others idle. Reports keep the order given.
+    A script that does not compile runs no case: each is a runtime_error saying so."""
     scripts = [check_submission(s) for s in submissions]
+    errors = [compile_error(s) for s in submissions]
     started = now()
     pool = worker_pool(max(1, min(plan.jobs, len(plan.cases) * len(scripts))))
     try:
-        futures = [submit_cases(pool, plan, script, plan.cases) for script in scripts]
-        outcomes = [[f.result() for f in each] for each in futures]
+        futures = [
+            [] if error else submit_cases(pool, plan, script, plan.cases)
+            for script, error in zip(scripts, errors, strict=True)
+        ]
+        outcomes = [
+            [not_compiled(c, error) for c in plan.cases] if error else [f.result() for f in each]
+            for each, error in zip(futures, errors, strict=True)
+        ]
     except BaseException:  # Ctrl-C: end the runs in progress now, not at their time limit
         plan.cancel()
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-    return [report(plan, s, o, started) for s, o in zip(submissions, outcomes, strict=True)]
+    return [
+        replace(report(plan, s, o, started), compile_error=e)
+        for s, o, e in zip(submissions, outcomes, errors, strict=True)
+    ]

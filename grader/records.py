@@ -9,7 +9,7 @@ a renderer cannot leak what it never receives.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Protocol
 
@@ -235,6 +235,7 @@ class Report(_Tally):
     outcomes: tuple[CaseOutcome, ...]
     started_at: str = ""  # ISO 8601 to the second, with its zone: 2026-11-29T10:00:00+00:00
     hostname: str = ""
+    compile_error: str = ""  # as Python prints it, when the script does not compile: none ran
 
     @property
     def _scored(self) -> tuple[_Scored, ...]:
@@ -242,12 +243,16 @@ class Report(_Tally):
 
     def feedback(self) -> Feedback:
         """The report as the student may see it: visibility applied, once, here."""
+        cases = tuple(o.feedback() for o in self.outcomes)
+        if self.compile_error:  # one mistake, said once: no case's hint is about it
+            cases = tuple(replace(c, hint=None) for c in cases)
         return Feedback(
             exercise=self.exercise,
             submission=self.submission,
-            cases=tuple(o.feedback() for o in self.outcomes),
+            cases=cases,
             started_at=self.started_at,
             hostname=self.hostname,
+            compile_error=self.compile_error,
         )
 
 
@@ -260,6 +265,7 @@ class Feedback(_Tally):
     cases: tuple[CaseFeedback, ...]
     started_at: str = ""
     hostname: str = ""
+    compile_error: str = ""  # the script's own code: always shown
 
     @property
     def _scored(self) -> tuple[_Scored, ...]:

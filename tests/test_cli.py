@@ -360,3 +360,21 @@ def test_gradebooks_never_replace_a_submission_or_a_merge_input(tmp_path: Path) 
     result = grade_cli("merge", str(book), str(book))
     assert result.exit_code == 2 and "is an input of merge" in result.stderr
     assert book.read_text() == before
+
+
+def test_a_syntax_error_is_reported_once_before_any_case_runs(
+    tmp_path: Path, golden: Golden
+) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text("import sys\ndef f(:\n    pass\n")
+    result = grade_cli("add", str(broken), env=IN_COURSE)
+    assert result.exit_code == 1
+    text = result.stdout.replace(str(broken), "broken.py")
+    assert text.count("does not compile") == 1 and "hint" not in text
+    golden("compile_error.txt", text)
+    report = json.loads(grade_cli("add", str(broken), "--format", "json", env=IN_COURSE).stdout)
+    assert {c["status"] for c in report["cases"]} == {"runtime_error"}
+    assert {c["message"] for c in report["cases"]} == {
+        "does not compile: line 2: invalid syntax",
+        "hidden case",  # even this says nothing of a hidden case
+    }

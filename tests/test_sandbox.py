@@ -282,7 +282,12 @@ def test_syntax_error_reads_like_python(
     broken.write_text("print('hi'\n")
     report = grade(sample_plan(quantize, strict), broken)
     assert report.outcomes[0].verdict is Verdict.RUNTIME_ERROR
-    assert "SyntaxError" in report.outcomes[0].message
+    assert report.outcomes[0].message == "does not compile: line 1: '(' was never closed"
+    # what Python itself prints, caret included; no case ran
+    assert report.compile_error.endswith(
+        "    print('hi'\n         ^\nSyntaxError: '(' was never closed\n"
+    )
+    assert report.outcomes[0].time_s == 0.0
 
 
 def test_off_mode_warns_loudly() -> None:

@@ -43,6 +43,11 @@ def render_text(feedback: Feedback) -> Text:
     out = Text()
     out.append(f"{feedback.exercise}", style="bold")
     out.append(f" · {safe(feedback.submission)}\n\n")
+    if feedback.compile_error:  # said once, above the cases, none of which ran
+        out.append(f" ✗ {safe(feedback.submission)} does not compile:\n", style="bold red")
+        for line in feedback.compile_error.rstrip("\n").split("\n"):
+            out.append(f"     {safe(line)}\n")
+        out.append("\n")
     title_width = min(48, max((len(safe(c.title)) for c in feedback.cases), default=10))
     for outcome in feedback.cases:
         style = _STYLE[outcome.verdict]
@@ -50,7 +55,7 @@ def render_text(feedback: Feedback) -> Text:
         out.append(shorten(safe(outcome.title), title_width).ljust(title_width))
         out.append(f"  {outcome.verdict.value:<13}", style=style)
         out.append(f" {outcome.time_s:6.2f} s\n", style="dim")
-        if not outcome.passed:
+        if not outcome.passed and not feedback.compile_error:
             _details(out, outcome)
     out.append("\n")
     summary_style = "bold green" if feedback.passed == feedback.total else "bold red"
