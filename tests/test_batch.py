@@ -412,3 +412,44 @@ def test_a_hung_submission_costs_one_time_limit_not_one_per_case(
     # how many timeouts fit in 0.9 s depends on the machine's load; that the rest is skipped not
     assert statuses[0] == "timeout" and statuses[-1] == "skipped"
     assert set(statuses) == {"timeout", "skipped"}
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_check_stops_at_once_on_ctrl_c_and_sigterm(
+    course: Root, tmp_path: Path, sig: int, code: int
+) -> None:
+    """grade check ends its runs at once instead of waiting for their time limit."""
+    slow = tmp_path / "slow.py"
+    slow.write_text(SLOW)
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "check",
+            "add",
+            str(slow),
+            "--timeout",
+            "60",
+            "--root",
+            str(course.path),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TMPDIR": str(runs)},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        _wait_for_marker(runs, b"SLOW-RUN-STARTED", proc)
+        os.kill(proc.pid, sig)
+        _stdout, stderr = proc.communicate(timeout=30)  # a bound, far below the 60 s limit
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == code, stderr
+    assert "grade: interrupted" in stderr and "Traceback" not in stderr
+    assert _holding(runs) == []
