@@ -376,3 +376,8 @@ def test_inherited_descriptors_never_reach_a_run(strict: Sandbox, tmp_path: Path
         assert attack(strict, "inherited_fds.py") == ["done"]
     finally:
         os.close(fd)
+
+
+def test_the_runs_own_init_cannot_be_taken_over(strict: Sandbox) -> None:
+    lines = attack(strict, "own_init.py")
+    assert len(lines) == 5 and succeeded(lines) == [], lines
