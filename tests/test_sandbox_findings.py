@@ -112,7 +112,8 @@ def _user() -> tuple[int, int] | None:
 
 
 ENVIRONMENTS = [
-    "root",
+    "root",  # with this Python: private (pyenv under /root), so no per-run uid
+    "root, readable Python",  # the system's Python: each run under its own uid
     "root, no user namespaces",
     "user",
     "user, no user namespaces",
@@ -129,7 +130,8 @@ def _start(environment: str, scratch: Path) -> tuple[subprocess.Popen[str], dict
     if os.geteuid() != 0 and not as_user:
         return "needs root"
     ids = _user() if as_user else (0, 0)
-    python = _system_python() if as_user else sys.executable
+    readable_python = as_user or environment == "root, readable Python"
+    python = _system_python() if readable_python else sys.executable
     if ids is None or python is None:
         return "no ordinary user, or no interpreter it can run, on this machine"
     (scratch / "tmp").mkdir()
@@ -224,6 +226,8 @@ def test_a_correct_solution_still_passes(seen: dict[str, Any]) -> None:
 
 
 def test_layers_and_notice(seen: dict[str, Any]) -> None:
+    if seen["environment"] == "root, readable Python":
+        assert "uid" in seen["layers"]
     if seen["environment"] == "root, no Landlock":
         assert "landlock" not in seen["layers"]
         assert "because landlock: OSError: Landlock is not available" in seen["notice"]
