@@ -228,15 +228,15 @@ def grade(plan: Plan, submission: Path) -> Report:
 
 
 def compile_error(submission: Path) -> str:
-    """What Python would print if ``submission`` does not compile (empty when it does).
+    """What Python would print if ``submission`` (already checked) does not compile, or "".
 
     Checked once, before any case runs: a syntax error is one mistake, not one per case.
     """
     try:
-        compile(check_submission(submission).read_bytes(), str(submission), "exec")
+        compile(submission.read_bytes(), str(submission), "exec")
     except SyntaxError as exc:
         return "".join(traceback.format_exception_only(type(exc), exc))
-    except (ValueError, RecursionError, MemoryError) as exc:  # null bytes, absurd nesting
+    except (OSError, ValueError, RecursionError, MemoryError) as exc:  # gone, absurd nesting
         return f"{type(exc).__name__}: {exc}\n"
     return ""
 
@@ -262,7 +262,7 @@ def grade_many(plan: Plan, submissions: Sequence[Path]) -> list[Report]:
     where one script's long case would leave the others idle. Reports keep the order given.
     A script that does not compile runs no case: each is a runtime_error saying so."""
     scripts = [check_submission(s) for s in submissions]
-    errors = [compile_error(s) for s in submissions]
+    errors = [compile_error(s) for s in scripts]
     started = now()
     pool = worker_pool(max(1, min(plan.jobs, len(plan.cases) * len(scripts))))
     try:

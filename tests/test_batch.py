@@ -196,20 +196,13 @@ def _batch_in_background(
     course: Root, room: Path, runs: Path, *options: str
 ) -> subprocess.Popen[str]:
     """``grade batch add ROOM`` in a process of its own, its run folders in ``runs``."""
+    return _grade_in_background(course, runs, "batch", "add", str(room), *options)
+
+
+def _grade_in_background(course: Root, runs: Path, *args: str) -> subprocess.Popen[str]:
+    """``grade ARGS`` in a process of its own, its run folders in ``runs``, a 60 s limit."""
     return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "grader",
-            "batch",
-            "add",
-            str(room),
-            "--timeout",
-            "60",
-            "--root",
-            str(course.path),
-            *options,
-        ],
+        [sys.executable, "-m", "grader", *args, "--timeout", "60", "--root", str(course.path)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -423,25 +416,7 @@ def test_check_stops_at_once_on_ctrl_c_and_sigterm(
     slow.write_text(SLOW)
     runs = tmp_path / "runs"
     runs.mkdir()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "grader",
-            "check",
-            "add",
-            str(slow),
-            "--timeout",
-            "60",
-            "--root",
-            str(course.path),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "TMPDIR": str(runs)},
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    proc = _grade_in_background(course, runs, "check", "add", str(slow))
     try:
         _wait_for_marker(runs, b"SLOW-RUN-STARTED", proc)
         os.kill(proc.pid, sig)

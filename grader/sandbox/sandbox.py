@@ -298,6 +298,7 @@ class Sandbox:
             source.chmod(0o644)
             (base / "stdin").write_bytes(stdin)
             layers = {str(x) for x in self.layers - ({Layer.UID} if uid is None else set())}
+            read, listed = readable(self.hide)
             config = {
                 "parent": os.getpid(),
                 "user_site": user_site(),
@@ -309,8 +310,8 @@ class Sandbox:
                 "layers": sorted(layers | ({"capabilities"} if layers else set())),
                 "uid": uid,
                 "gid": uid,
-                "read": list(readable(self.hide)[0]),
-                "list": list(readable(self.hide)[1]),
+                "read": list(read),
+                "list": list(listed),
                 "devices": list(_DEVICES),
                 "work_bytes": limits.disk_mb << 20,
                 "work_inodes": limits.files,
