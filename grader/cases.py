@@ -1,4 +1,10 @@
-"""Load a folder of ``NAME.in`` / ``NAME.out`` pairs into ``Case`` records, in name order."""
+"""Load an exercise's cases into ``Case`` records, in name order.
+
+An exercise's cases live by what students may see, as Kattis's ``data/sample`` and
+``data/secret``: ``cases/NAME/public/`` ships with the grader and is shown in full;
+``cases/NAME/secret/`` never ships and is graded where it is present (CI, the teacher's copy,
+Gradescope), its details hidden (or shown after the due date, where the platform does that).
+"""
 
 from __future__ import annotations
 
@@ -36,11 +42,62 @@ def load_cases(
         for name in sorted(meta.keys() - inputs.keys()):
             raise ExerciseError(meta_source, f"cases.{name}: no case {name}.in in {directory}")
     return tuple(
-        _case(name, inputs[name], outputs[name], meta.get(name, default)) for name in sorted(inputs)
+        _case(name, inputs[name], outputs[name], meta.get(name, default), default.visibility)
+        for name in sorted(inputs)
     )
 
 
-def _case(name: str, input_path: Path, output_path: Path, meta: CaseMeta) -> Case:
+def _pairs(directory: Path) -> set[str]:
+    if not directory.is_dir():
+        return set()
+    return {p.stem for p in directory.iterdir() if p.suffix in (".in", ".out")}
+
+
+def own_cases(exercise: Exercise) -> tuple[Case, ...]:
+    """The public cases and, where they are present, the secret ones."""
+    stray = sorted(exercise.cases_dir.glob("*.in")) + sorted(exercise.cases_dir.glob("*.out"))
+    if stray:
+        raise ExerciseError(
+            stray[0],
+            f"cases live in {exercise.public_cases} (shipped, shown) or "
+            f"{exercise.secret_cases} (never shipped): move it to one of them",
+        )
+    public, secret = _pairs(exercise.public_cases), _pairs(exercise.secret_cases)
+    for name in sorted(public & secret):
+        raise ExerciseError(exercise.secret_cases / f"{name}.in", "a public case has this name too")
+    if not public and not secret:
+        where = exercise.public_cases if exercise.secret_cases.is_dir() else exercise.cases_dir
+        raise ExerciseError(where, "holds no cases (NAME.in + NAME.out pairs)")
+    if exercise.secret_cases.is_dir():  # else metadata may name the secret cases not here
+        for name in sorted(exercise.case_meta.keys() - public - secret):
+            raise ExerciseError(exercise.spec_path, f"cases.{name}: no case {name}.in")
+    for name, meta in exercise.case_meta.items():
+        if name in public and meta.visibility not in (None, Visibility.VISIBLE):
+            raise ExerciseError(
+                exercise.spec_path,
+                f"cases.{name}.visibility: a public case is shown to students; "
+                f"move it to {exercise.secret_cases} to keep it secret",
+            )
+        if name in secret and meta.visibility is Visibility.VISIBLE:
+            raise ExerciseError(
+                exercise.spec_path,
+                f"cases.{name}.visibility: a secret case is never shown; move it to "
+                f"{exercise.public_cases} to show it",
+            )
+    found: list[Case] = []
+    for folder, names, visibility in (
+        (exercise.public_cases, public, Visibility.VISIBLE),
+        (exercise.secret_cases, secret, Visibility.HIDDEN),
+    ):
+        if names:
+            own = {k: v for k, v in exercise.case_meta.items() if k in names}
+            found += load_cases(folder, own, default=CaseMeta(visibility=visibility))
+    return tuple(sorted(found, key=lambda c: c.name))
+
+
+def _case(
+    name: str, input_path: Path, output_path: Path, meta: CaseMeta, folder: Visibility | None
+) -> Case:
     try:
         data = input_path.read_bytes()
         expected = output_path.read_text(encoding="utf-8")
@@ -53,7 +110,7 @@ def _case(name: str, input_path: Path, output_path: Path, meta: CaseMeta) -> Cas
         title=meta.title or name,
         points=meta.points,
         hint=meta.hint,
-        visibility=meta.visibility,
+        visibility=meta.visibility or folder or Visibility.VISIBLE,
         sample=meta.sample,
     )
 
@@ -65,7 +122,7 @@ def exercise_cases(exercise: Exercise, cases_dir: Path | None = None) -> tuple[C
     without one its cases are hidden: a folder passed to CI is secret unless it says otherwise.
     """
     if cases_dir is None:
-        return load_cases(exercise.cases_dir, exercise.case_meta, meta_source=exercise.spec_path)
+        return own_cases(exercise)
     meta_file = cases_dir / CASES_META_FILE
     if meta_file.is_file():
         meta = parse_case_meta(meta_file, read_yaml(meta_file))

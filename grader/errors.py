@@ -50,10 +50,13 @@ class ExerciseError(GraderError):
 
     exit_code = ExitCode.BROKEN_EXERCISE
 
-    def __init__(self, path: Path | str, problem: str) -> None:
+    def __init__(
+        self, path: Path | str, problem: str, *, line: int | None = None, column: int | None = None
+    ) -> None:
         self.path = Path(path)
         self.problem = problem
-        super().__init__(f"{path}: {problem}")
+        where = f"{path}:{line}:{column}" if line is not None and column is not None else f"{path}"
+        super().__init__(f"{where}: {problem}")
 
 
 class InternalError(GraderError):

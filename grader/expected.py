@@ -33,11 +33,13 @@ class Stale:
 
 
 def stale_outputs(exercise: Exercise, *, runner: Runner) -> tuple[Stale, ...]:
-    """Every ``.in`` of the exercise whose ``.out`` is missing or not what the reference prints."""
-    if not exercise.cases_dir.is_dir():
-        raise ExerciseError(exercise.cases_dir, "no such case folder")
+    """Every ``.in`` of the exercise (public and secret) whose ``.out`` is missing or not what
+    the reference prints."""
+    folders = [f for f in (exercise.public_cases, exercise.secret_cases) if f.is_dir()]
+    if not folders:
+        raise ExerciseError(exercise.public_cases, "no such case folder")
     found = []
-    for source in sorted(exercise.cases_dir.glob("*.in")):
+    for source in sorted(p for folder in folders for p in folder.glob("*.in")):
         out = source.with_suffix(".out")
         current = out.read_text(encoding="utf-8") if out.is_file() else None
         fresh = reference_output(exercise, source.read_bytes(), runner=runner)

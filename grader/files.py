@@ -25,7 +25,7 @@ def _umask() -> int:
     return mask
 
 
-def write_atomically(path: Path, text: str) -> None:
+def write_atomically(path: Path, text: str | bytes) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same folder and a rename: a full
     disk, Ctrl-C or a kill leaves the old file (or none), never a truncated one.
 
@@ -38,7 +38,8 @@ def write_atomically(path: Path, text: str) -> None:
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror}") from exc
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        binary = isinstance(text, bytes)
+        with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8") as f:
             # mkstemp's 0600 would hide a report from the CI step that uploads it
             os.fchmod(
                 f.fileno(), target.stat().st_mode & 0o777 if target.exists() else 0o666 & ~_umask()

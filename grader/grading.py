@@ -82,7 +82,7 @@ def hidden_from_runs(root: Root, cases_dir: Path | None = None) -> tuple[Path, .
 
     The one place this is decided; absolute paths, since the sandbox's mounts need them.
     """
-    hidden = [root.cases, root.material]
+    hidden = [root.cases, root.material, root.secret_cases]
     if cases_dir is not None:
         hidden.append(cases_dir)
     return tuple(p.resolve() for p in hidden)

@@ -1,17 +1,21 @@
 """The one place that decides where exercise data lives.
 
-Order: an explicit ``--root`` (or ``GRADE_ROOT``), else the source checkout this package runs from
-(an editable install or ``python -m grader`` in the repo), else the data bundled in the wheel.
-A root holds ``exercises/`` and ``cases/``; only a checkout or an explicit root has ``reference/``.
+Order: an explicit ``--root`` (or ``GRADE_ROOT``); else the course found by walking up from the
+current folder to the first folder with a ``grade.toml`` (or ``[tool.grade]`` in its
+``pyproject.toml``), as git finds a repository; else the source checkout this package runs from
+(an editable install); else the data bundled in the installed package.
+A root holds ``exercises/`` and ``cases/NAME/public/``; a teacher's copy also ``reference/`` and
+the secret cases (``cases/NAME/secret/`` unless the config puts them elsewhere).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._compat import StrEnum
+from .config import Config, has_config, load_config
 from .errors import UsageError
 
 ROOT_ENV = "GRADE_ROOT"
@@ -19,6 +23,7 @@ ROOT_ENV = "GRADE_ROOT"
 
 class RootKind(StrEnum):
     EXPLICIT = "explicit"
+    COURSE = "course"  # found by walking up from the current folder
     CHECKOUT = "checkout"
     BUNDLED = "bundled"
 
@@ -27,6 +32,7 @@ class RootKind(StrEnum):
 class Root:
     path: Path
     kind: RootKind
+    config: Config = field(default_factory=Config)
 
     @property
     def exercises(self) -> Path:
@@ -41,6 +47,16 @@ class Root:
         """``reference/``: teacher material (reference solutions, validators, wrong solutions)."""
         return self.path / "reference"
 
+    @property
+    def secret_cases(self) -> Path:
+        """The folder holding ``NAME/secret/`` (``cases/`` unless the config says otherwise)."""
+        return (self.path / self.config.secret_cases).resolve()
+
+    @property
+    def installed(self) -> bool:
+        """Inside an installed package: no place to write a course."""
+        return self.kind is RootKind.BUNDLED
+
 
 def _package_dir() -> Path:
     return Path(__file__).resolve().parent
@@ -54,19 +70,36 @@ def checkout_root() -> Path | None:
     return None
 
 
-def find_root(explicit: Path | None = None, *, environ: Mapping[str, str]) -> Root:
+def course_above(start: Path) -> Path | None:
+    """The first folder from ``start`` upwards that holds a course's config file."""
+    start = start.resolve()
+    return next((folder for folder in (start, *start.parents) if has_config(folder)), None)
+
+
+def _root(path: Path, kind: RootKind) -> Root:
+    return Root(path, kind, load_config(path))
+
+
+def find_root(
+    explicit: Path | None = None, *, environ: Mapping[str, str], cwd: Path | None = None
+) -> Root:
     chosen = explicit if explicit is not None else environ.get(ROOT_ENV) or None
     if chosen is not None:
         path = Path(chosen).expanduser()
         if not (path / "exercises").is_dir():
             raise UsageError(f"{path} is not a grade root: it has no exercises/ folder")
-        return Root(path.resolve(), RootKind.EXPLICIT)
+        return _root(path.resolve(), RootKind.EXPLICIT)
+    course = course_above(cwd if cwd is not None else Path.cwd())
+    if course is not None:
+        if not (course / "exercises").is_dir():
+            raise UsageError(f"the course at {course} has no exercises/ folder")
+        return _root(course, RootKind.COURSE)
     checkout = checkout_root()
     if checkout is not None:
-        return Root(checkout, RootKind.CHECKOUT)
+        return _root(checkout, RootKind.CHECKOUT)
     bundled = _package_dir() / "_data"
     if (bundled / "exercises").is_dir():
-        return Root(bundled, RootKind.BUNDLED)
+        return _root(bundled, RootKind.BUNDLED)
     raise UsageError(
         f"no exercises found: pass --root DIR or set {ROOT_ENV} to a folder with exercises/"
     )

@@ -10,7 +10,8 @@ def files(name: str) -> dict[str, str]:
         f"reference/{name}/validate.py": VALIDATE,
         f"reference/{name}/generate.py": GENERATE,
         f"reference/{name}/wrong/drops_last_number.py": WRONG,
-        f"cases/{name}/01-sample.in": "1 2 3\n",
+        f"cases/{name}/public/01-sample.in": "1 2 3\n",
+        f"cases/{name}/secret/02-negative.in": "-5 2 -1\n",
     }
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from .compare import Comparator, build
+from .config import did_you_mean
 from .errors import ExerciseError, UnknownExercise
 from .records import Visibility
 from .resources import Root
@@ -28,7 +29,7 @@ class CaseMeta:
     title: str | None = None
     points: float = 1.0
     hint: str | None = None
-    visibility: Visibility = Visibility.VISIBLE
+    visibility: Visibility | None = None  # None: what its folder says (public/ or secret/)
     sample: bool = False  # shown with the statement by `grade show`
 
 
@@ -41,8 +42,21 @@ class Exercise:
     comparator: Comparator
     case_meta: Mapping[str, CaseMeta]
     spec_path: Path
-    cases_dir: Path
     root: Root  # where it was found: its cases and teacher material live there too
+
+    @property
+    def cases_dir(self) -> Path:
+        """``cases/NAME/``: holds ``public/`` (shipped to students) and, by default, ``secret/``."""
+        return self.root.cases / self.name
+
+    @property
+    def public_cases(self) -> Path:
+        return self.cases_dir / "public"
+
+    @property
+    def secret_cases(self) -> Path:
+        """Never shipped: present in the teacher's copy, CI and the Gradescope package only."""
+        return self.root.secret_cases / self.name / "secret"
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -79,6 +93,15 @@ def parse_yaml(path: Path, text: str) -> Any:
     """``text`` as YAML, strictly; errors name ``path``."""
     try:
         return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass: no arbitrary objects
+    except yaml.MarkedYAMLError as exc:
+        # as compilers say it (file:line:column: problem), so editors jump to the place
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "invalid YAML"
+        if exc.context and exc.problem:
+            problem = f"{problem} ({exc.context})"
+        if mark is None:
+            raise ExerciseError(path, problem) from exc
+        raise ExerciseError(path, problem, line=mark.line + 1, column=mark.column + 1) from exc
     except yaml.YAMLError as exc:
         raise ExerciseError(path, f"invalid YAML: {' '.join(str(exc).split())}") from exc
 
@@ -93,7 +116,8 @@ class _Fields:
         self.data: dict[str, Any] = data  # type: ignore[assignment]
         for key in self.data:
             if key not in allowed:
-                self.fail(self.key(str(key)), f"unknown key (allowed: {', '.join(allowed)})")
+                hint = did_you_mean(str(key), allowed)
+                self.fail(self.key(str(key)), f"unknown key; {hint}(allowed: {', '.join(allowed)})")
 
     def key(self, name: str) -> str:
         return f"{self.where}.{name}" if self.where else name
@@ -138,8 +162,8 @@ def _limits(path: Path, data: object) -> Limits:
 
 def _case_meta(path: Path, name: str, data: object) -> CaseMeta:
     f = _Fields(path, f"cases.{name}", data, ("title", "points", "hint", "visibility", "sample"))
-    visibility = f.get("visibility", str, Visibility.VISIBLE.value)
-    if visibility not in {v.value for v in Visibility}:
+    visibility = f.get("visibility", str, None)
+    if visibility is not None and visibility not in {v.value for v in Visibility}:
         f.fail(f.key("visibility"), f"must be one of {', '.join(Visibility)}, got {visibility!r}")
     points = f.get("points", (int, float), 1.0)
     if points < 0:
@@ -148,7 +172,7 @@ def _case_meta(path: Path, name: str, data: object) -> CaseMeta:
         title=f.get("title", str),
         points=float(points),
         hint=f.get("hint", str),
-        visibility=Visibility(visibility),
+        visibility=None if visibility is None else Visibility(visibility),
         sample=f.get("sample", bool, False),
     )
 
@@ -185,6 +209,5 @@ def load_exercise(name: str, root: Root) -> Exercise:
         comparator=comparator,
         case_meta=parse_case_meta(path, f.get("cases", dict, None)),
         spec_path=path,
-        cases_dir=root.cases / name,
         root=root,
     )

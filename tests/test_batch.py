@@ -161,7 +161,7 @@ def test_merge_refuses_shards_graded_on_other_cases(
     first, second = tmp_path / "1.json", tmp_path / "2.json"
     assert _batch(course_copy, "add", str(klass), "--shard", "1/2", "--json", str(first))[0] == 0
     for suffix in (".in", ".out"):
-        (course_copy.cases / "add" / f"03-single{suffix}").unlink()
+        (course_copy.cases / "add" / "public" / f"03-single{suffix}").unlink()
     spec = course_copy.exercises / "add.yaml"
     spec.write_text(spec.read_text().replace('  03-single:\n    title: "One number"\n', ""))
     assert _batch(course_copy, "add", str(klass), "--shard", "2/2", "--json", str(second))[0] == 0

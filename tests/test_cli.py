@@ -171,7 +171,7 @@ def _break(root: Root, relative: str, text: str | None) -> None:
 @pytest.mark.parametrize(
     ("relative", "text", "message"),
     [
-        ("exercises/add.yaml", "title: [unclosed\n", "add.yaml: invalid YAML"),
+        ("exercises/add.yaml", "title: [unclosed\n", "add.yaml:2:1: expected ',' or ']'"),
         (
             "exercises/add.yaml",
             "title: t\nstatement: s\ncolour: red\n",
@@ -199,8 +199,8 @@ def _break(root: Root, relative: str, text: str | None) -> None:
             "title: t\nstatement: s\ncases: {nope: {title: x}}\n",
             "add.yaml: cases.nope: no case nope.in",
         ),
-        ("cases/add/03-single.out", None, "03-single.in: has no expected output"),
-        ("cases/add/03-single.in", None, "03-single.out: has no input"),
+        ("cases/add/public/03-single.out", None, "03-single.in: has no expected output"),
+        ("cases/add/public/03-single.in", None, "03-single.out: has no input"),
     ],
 )
 def test_broken_exercise_exits_3_naming_the_file(
@@ -228,7 +228,7 @@ def test_missing_reference_is_a_grader_error_exit_4(course_copy: Root) -> None:
 
 
 def test_regen_check_reports_a_stale_output(course_copy: Root) -> None:
-    stale = course_copy.cases / "add" / "02-negative.out"
+    stale = course_copy.cases / "add" / "public" / "02-negative.out"
     stale.write_text("-7\n")
     where = ("--root", str(course_copy.path))
     result = grade_cli("regen", "add", "--check", *where)

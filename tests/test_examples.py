@@ -89,7 +89,7 @@ def test_gradescope_run_autograder(tmp_path: Path, reference_dir: Path) -> None:
     shutil.copy(reference_dir / "quantize" / "solution.py", root / "submission" / "mine.py")
     hidden = root / "source" / "hidden"
     cases = Path(__file__).resolve().parent.parent / "cases" / "quantize"
-    for name in ("03-half-ties", "08-negative-outlier"):
+    for name in ("public/03-half-ties", "secret/08-negative-outlier"):
         shutil.copy(cases / f"{name}.in", hidden)
         shutil.copy(cases / f"{name}.out", hidden)
     (hidden / "cases.yaml").write_text(

@@ -39,7 +39,8 @@ def test_wheel_has_the_public_data_and_no_reference(dist: Path) -> None:
     names = zipfile.ZipFile(_wheel(dist)).namelist()
     assert [n for n in names if "reference" in n] == []
     assert "grader/_data/exercises/quantize.yaml" in names
-    assert "grader/_data/cases/specdec/01-sample-good-draft.out" in names
+    assert "grader/_data/cases/specdec/public/01-sample-good-draft.out" in names
+    assert [n for n in names if "/secret/" in n] == []
     assert "grader/sandbox/_child.py" in names
 
 
@@ -48,8 +49,11 @@ def test_sdist_has_no_reference(dist: Path) -> None:
     with tarfile.open(sdist) as archive:
         names = archive.getnames()
     # the fixture course of the tests has a toy reference/ of its own; no real one ships
-    teacher = [n for n in names if "reference" in n and "/tests/data/course/" not in n]
+    teacher = [
+        n for n in names if ("reference" in n or "/secret/" in n) and "/tests/data/course/" not in n
+    ]
     assert teacher == []
+    assert any(n.endswith("cases/quantize/public/01-sample-outlier.out") for n in names)
     assert any(n.endswith("exercises/quantize.yaml") for n in names)
 
 

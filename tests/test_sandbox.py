@@ -66,7 +66,7 @@ def leaked(lines: list[str]) -> list[str]:
 
 def secret_files(root: Root) -> list[str]:
     return [
-        str(root.cases / "quantize" / "01-sample-outlier.out"),
+        str(root.cases / "quantize" / "secret" / "10-large.out"),
         str(root.material / "quantize" / "solution.py"),
     ]
 

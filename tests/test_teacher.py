@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner, Result
 from conftest import Golden
 
+from grader.cases import own_cases
 from grader.cli import cli
 from grader.records import Visibility
 from grader.resources import Root
@@ -45,7 +46,7 @@ def test_verify_table_golden(course: Root, golden: Golden) -> None:
 
 
 def test_verify_catches_a_stale_output(course_copy: Root, sandbox: Sandbox) -> None:
-    (course_copy.cases / "add" / "02-negative.out").write_text("stale\n")
+    (course_copy.cases / "add" / "public" / "02-negative.out").write_text("stale\n")
     result = verify("add", course_copy, sandbox=sandbox)
     assert statuses(result)["expected outputs"] is Status.FAIL
     assert statuses(result)["reference"] is Status.FAIL
@@ -53,14 +54,14 @@ def test_verify_catches_a_stale_output(course_copy: Root, sandbox: Sandbox) -> N
 
 
 def test_verify_catches_a_missing_output(course_copy: Root, sandbox: Sandbox) -> None:
-    (course_copy.cases / "add" / "03-single.out").unlink()
+    (course_copy.cases / "add" / "public" / "03-single.out").unlink()
     result = verify("add", course_copy, sandbox=sandbox)
     assert statuses(result) == {"spec": Status.OK, "cases": Status.FAIL}
     assert "03-single.in: has no expected output" in result.checks[-1].detail
 
 
 def test_verify_catches_an_invalid_input(course_copy: Root, sandbox: Sandbox) -> None:
-    (course_copy.cases / "add" / "03-single.in").write_text("7  8\n")
+    (course_copy.cases / "add" / "public" / "03-single.in").write_text("7  8\n")
     result = verify("add", course_copy, sandbox=sandbox)
     assert check(result, "inputs") == (
         "FAIL 1 rejected by validate.py: 03-single: "
@@ -102,7 +103,7 @@ def test_verify_catches_a_wrong_verdict_and_a_missing_declaration(
 
 
 def test_verify_cli_exits_1_when_a_check_fails(course_copy: Root) -> None:
-    (course_copy.cases / "add" / "01-sample.out").write_text("stale\n")
+    (course_copy.cases / "add" / "public" / "01-sample.out").write_text("stale\n")
     result = run("verify", "add", "--root", str(course_copy.path))
     assert result.exit_code == 1
     assert "add: FAILED" in result.stdout
@@ -122,7 +123,7 @@ def test_add_case_writes_files_and_metadata_keeping_comments(course_copy: Root) 
         "Four numbers: a colon, and a 'quote'",
         "--hint",
         "Per number.",
-        "--hidden",
+        "--secret",
         "--points",
         "2",
         "--root",
@@ -131,13 +132,15 @@ def test_add_case_writes_files_and_metadata_keeping_comments(course_copy: Root) 
     )
     assert result.exit_code == 0, result.output
     assert result.stdout == "10\n"  # the reference's output, printed for the teacher
-    folder = course_copy.cases / "add"
+    folder = course_copy.cases / "add" / "secret"
     assert (folder / "05-four.in").read_bytes() == b"1 2 3 4\n"
     assert (folder / "05-four.out").read_text() == "10\n"
     assert spec.read_text().startswith("# the teacher's comment\n")
     meta = load_exercise("add", course_copy).case_meta["05-four"]
     assert meta.title == "Four numbers: a colon, and a 'quote'"
-    assert (meta.hint, meta.points, meta.visibility) == ("Per number.", 2.0, Visibility.HIDDEN)
+    assert (meta.hint, meta.points) == ("Per number.", 2.0)
+    (case,) = [c for c in own_cases(load_exercise("add", course_copy)) if c.name == "05-four"]
+    assert case.visibility is Visibility.HIDDEN  # what the folder says
     assert load_exercise("add", course_copy).case_meta["03-single"].title == "One number"
     assert run("verify", "add", "--root", str(course_copy.path)).exit_code == 0
 
@@ -155,7 +158,7 @@ def test_add_case_refusals(course_copy: Root) -> None:
     (course_copy.material / "add" / "solution.py").write_text("raise SystemExit(3)\n")
     crash = run("add-case", "add", "y", "--input", "-", *where, input=b"1\n")
     assert crash.exit_code == 4 and "reference" in crash.stderr
-    assert not (course_copy.cases / "add" / "y.in").exists()
+    assert not (course_copy.cases / "add" / "public" / "y.in").exists()
     both = run("add-case", "add", "z", *where)
     assert both.exit_code == 2 and "exactly one of --input" in both.stderr
 
@@ -164,7 +167,7 @@ def test_add_case_random_is_deterministic(course_copy: Root) -> None:
     where = ("--root", str(course_copy.path))
     assert run("add-case", "add", "r1", "--random", "7", "--size", "30", *where).exit_code == 0
     assert run("add-case", "add", "r2", "--random", "7", "--size", "30", *where).exit_code == 0
-    folder = course_copy.cases / "add"
+    folder = course_copy.cases / "add" / "public"
     assert (folder / "r1.in").read_bytes() == (folder / "r2.in").read_bytes()
     assert len((folder / "r1.in").read_bytes().split()) == 30
 
@@ -174,7 +177,9 @@ def test_new_scaffolds_an_exercise_that_verifies(course_copy: Root) -> None:
     result = run("new", "tokens-per-dollar", *where)
     assert result.exit_code == 0, result.output
     assert "grade verify tokens-per-dollar" in result.stdout
-    assert (course_copy.cases / "tokens-per-dollar" / "01-sample.out").read_text() == "6\n"
+    assert (
+        course_copy.cases / "tokens-per-dollar" / "public" / "01-sample.out"
+    ).read_text() == "6\n"
     verified = run("verify", "tokens-per-dollar", *where)
     assert verified.exit_code == 0, verified.stdout
     again = run("new", "tokens-per-dollar", *where)
@@ -216,8 +221,8 @@ def test_verify_fails_a_case_that_holds_a_decimal_tie(root: Root, tmp_path: Path
     spec = (root.exercises / "quantize.yaml").read_text()
     (copy / "exercises" / "quantize.yaml").write_text(spec[: spec.index("\ncases:")] + "\n")
     shutil.copytree(root.material / "quantize", copy / "reference" / "quantize")
-    (copy / "cases" / "quantize").mkdir(parents=True)
-    (copy / "cases" / "quantize" / "01-tie.in").write_text("0.9398 0.0777\n2\n")
+    (copy / "cases" / "quantize" / "public").mkdir(parents=True)
+    (copy / "cases" / "quantize" / "public" / "01-tie.in").write_text("0.9398 0.0777\n2\n")
     assert run("regen", "quantize", "--root", str(copy)).exit_code == 0
     result = run("verify", "quantize", "--root", str(copy))
     assert result.exit_code == 1

@@ -20,7 +20,7 @@ from ..resources import ROOT_ENV, Root, find_root
 
 if TYPE_CHECKING:
     from ..grading import Plan
-    from ..sandbox import Sandbox
+    from ..sandbox import Sandbox, SandboxMode
     from ..spec import Exercise
 
 DEFAULT_COMMAND = "check"
@@ -95,10 +95,9 @@ sandbox_option = click.option(
     "--sandbox",
     "sandbox_mode",
     type=click.Choice(["strict", "auto", "off"]),
-    default="auto",
-    show_default=True,
     help="strict: every isolation layer or refuse to run (for CI); auto: what this machine "
-    "offers, saying what is missing; off: limits and a clean environment only.",
+    "offers, saying what is missing; off: limits and a clean environment only.  "
+    "[default: the course's grade.toml, else auto]",
 )
 
 
@@ -111,7 +110,7 @@ cases_option = click.option(
 timeout_option = click.option(
     "--timeout",
     type=click.FloatRange(min=0, min_open=True),
-    help="Seconds per case, overriding the exercise's limit.",
+    help="Seconds per case, overriding the exercise's limit (and the course's grade.toml).",
 )
 
 
@@ -119,7 +118,7 @@ jobs_option = click.option(
     "--jobs",
     "-j",
     type=click.IntRange(min=1),
-    help="Case-runs at once  [default: number of CPUs]",
+    help="Case-runs at once  [default: the course's grade.toml, else the number of CPUs]",
 )
 
 
@@ -134,31 +133,42 @@ def load(exercise: str, root: Path | None) -> Exercise:
     return load_exercise(exercise, resolve_root(root))
 
 
+def _mode(sandbox_mode: str | None, where: Root) -> SandboxMode:
+    from ..sandbox import SandboxMode
+
+    return SandboxMode(sandbox_mode or where.config.sandbox or "auto")
+
+
 def plan_for(
     exercise: Exercise,
     *,
-    sandbox_mode: str,
+    sandbox_mode: str | None,
     cases_dir: Path | None = None,
     timeout: float | None = None,
     jobs: int | None = None,
 ) -> Plan:
-    """Prepare EXERCISE's grading run; say once what the sandbox lacks on this machine."""
-    from ..grading import prepare
-    from ..sandbox import SandboxMode
+    """Prepare EXERCISE's grading run; say once what the sandbox lacks on this machine.
 
+    An option left out takes the course's setting (grade.toml), else the built-in default."""
+    from ..grading import prepare
+
+    config = exercise.root.config
     plan = prepare(
-        exercise, cases_dir=cases_dir, mode=SandboxMode(sandbox_mode), timeout_s=timeout, jobs=jobs
+        exercise,
+        cases_dir=cases_dir,
+        mode=_mode(sandbox_mode, exercise.root),
+        timeout_s=timeout if timeout is not None else config.timeout,
+        jobs=jobs or config.jobs,
     )
     _say(plan.notice())
     return plan
 
 
-def teacher_sandbox(where: Root, sandbox_mode: str) -> Sandbox:
+def teacher_sandbox(where: Root, sandbox_mode: str | None) -> Sandbox:
     """The sandbox for running a root's references and solutions; says what it lacks here."""
     from ..grading import open_sandbox
-    from ..sandbox import SandboxMode
 
-    sandbox = open_sandbox(where, mode=SandboxMode(sandbox_mode))
+    sandbox = open_sandbox(where, mode=_mode(sandbox_mode, where))
     _say(sandbox.notice())
     return sandbox
 

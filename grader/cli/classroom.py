@@ -83,7 +83,7 @@ def batch(
     cases_dir: Path | None,
     timeout: float | None,
     jobs: int | None,
-    sandbox_mode: str,
+    sandbox_mode: str | None,
     root: Path | None,
 ) -> None:
     """Grade many submissions of EXERCISE: files, folders or quoted globs.

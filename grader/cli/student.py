@@ -54,7 +54,7 @@ def check(
     cases_dir: Path | None,
     timeout: float | None,
     jobs: int | None,
-    sandbox_mode: str,
+    sandbox_mode: str | None,
     root: Path | None,
     output: Path | None,
 ) -> None:
@@ -75,14 +75,24 @@ def check(
 @cli.command("list")
 @root_option
 def list_exercises(root: Path | None) -> None:
-    """List the exercises with their titles."""
+    """List the exercises with their titles (a broken one is reported, the others listed)."""
+    from ..errors import ExerciseError, ExitCode
     from ..spec import exercise_names, load_exercise
 
     where = resolve_root(root)
     names = exercise_names(where)
     width = max((len(n) for n in names), default=0)
+    broken = 0
     for name in names:
-        click.echo(f"{name:<{width}}  {load_exercise(name, where).title}")
+        try:
+            title = load_exercise(name, where).title
+        except ExerciseError as exc:
+            click.echo(f"grade: error: {exc}", err=True)
+            broken += 1
+            continue
+        click.echo(f"{name:<{width}}  {title}")
+    if broken:
+        sys.exit(ExitCode.BROKEN_EXERCISE)
 
 
 @cli.command()

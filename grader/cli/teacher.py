@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from ..errors import ExitCode
+from ..records import Visibility
 from .base import cli, resolve_root, root_option, sandbox_option, teacher_sandbox
 
 
@@ -20,7 +21,7 @@ from .base import cli, resolve_root, root_option, sandbox_option, teacher_sandbo
 )
 @sandbox_option
 @root_option
-def regen(exercise: str, check_only: bool, sandbox_mode: str, root: Path | None) -> None:
+def regen(exercise: str, check_only: bool, sandbox_mode: str | None, root: Path | None) -> None:
     """Recompute EXERCISE's expected outputs (.out files) from the reference solution."""
     from ..expected import regenerate, stale_outputs
     from ..spec import load_exercise
@@ -57,7 +58,7 @@ def regen(exercise: str, check_only: bool, sandbox_mode: str, root: Path | None)
 @click.argument("exercises", nargs=-1)
 @sandbox_option
 @root_option
-def verify_command(exercises: tuple[str, ...], sandbox_mode: str, root: Path | None) -> None:
+def verify_command(exercises: tuple[str, ...], sandbox_mode: str | None, root: Path | None) -> None:
     """Check exercises like Kattis's verifyproblem (default: all of them).
 
     \b
@@ -94,7 +95,19 @@ def verify_command(exercises: tuple[str, ...], sandbox_mode: str, root: Path | N
 )
 @click.option("--title", help="The title students see.")
 @click.option("--hint", help="A hint shown when the case fails.")
-@click.option("--hidden", is_flag=True, help="Hide the case's input and outputs from students.")
+@click.option(
+    "--secret",
+    "--hidden",
+    "secret",
+    is_flag=True,
+    help="Write it to cases/EXERCISE/secret/: never shipped to students, graded by CI.",
+)
+@click.option("--sample", is_flag=True, help="Show it with the statement (grade show).")
+@click.option(
+    "--visibility",
+    type=click.Choice([v.value for v in Visibility]),
+    help="after_due_date: a secret case Gradescope shows once the deadline has passed.",
+)
 @click.option("--points", type=click.FloatRange(min=0), help="Points for the case (default 1).")
 @click.option("--force", is_flag=True, help="Replace a case of the same name.")
 @sandbox_option
@@ -107,10 +120,12 @@ def add_case_command(
     size: int,
     title: str | None,
     hint: str | None,
-    hidden: bool,
+    secret: bool,
+    sample: bool,
+    visibility: str | None,
     points: float | None,
     force: bool,
-    sandbox_mode: str,
+    sandbox_mode: str | None,
     root: Path | None,
 ) -> None:
     """Add case NAME to EXERCISE: its output comes from running the reference on it."""
@@ -132,11 +147,14 @@ def add_case_command(
         runner=runner,
         title=title,
         hint=hint,
-        hidden=hidden,
+        secret=secret,
+        sample=sample,
+        visibility=None if visibility is None else Visibility(visibility),
         points=points,
         force=force,
     )
-    click.echo(f"added {spec.cases_dir / case.name}.in and .out; the reference prints:", err=True)
+    written = (case.folder / case.name).absolute()
+    click.echo(f"added {written}.in and .out; the reference prints:", err=True)
     click.echo(case.expected, nl=False)
 
 
@@ -144,16 +162,59 @@ def add_case_command(
 @click.argument("exercise")
 @sandbox_option
 @root_option
-def new_command(exercise: str, sandbox_mode: str, root: Path | None) -> None:
+def new_command(exercise: str, sandbox_mode: str | None, root: Path | None) -> None:
     """Scaffold EXERCISE: spec, reference, validator, generator, a wrong solution, a case."""
     from ..authoring import new_exercise
 
     where = resolve_root(root)
-    written = new_exercise(exercise, where, runner=teacher_sandbox(where, sandbox_mode).run)
-    click.echo(f"created exercise {exercise}:")
+    written = new_exercise(
+        exercise,
+        where,
+        runner=teacher_sandbox(where, sandbox_mode).run,
+        reserved={*cli.commands, "help"},
+    )
+    click.echo(f"created exercise {exercise} in {where.path}:")
     for path in written:
-        click.echo(f"  {path.relative_to(where.path)}")
+        click.echo(f"  {path}")
     click.echo(NEXT_STEPS.format(name=exercise))
+
+
+@cli.command("rm-case")
+@click.argument("exercise")
+@click.argument("name")
+@root_option
+def rm_case_command(exercise: str, name: str, root: Path | None) -> None:
+    """Remove case NAME of EXERCISE: its files and its metadata."""
+    from ..authoring import remove_case
+    from ..spec import load_exercise
+
+    spec = load_exercise(exercise, resolve_root(root))
+    for path in remove_case(spec, name):
+        click.echo(f"removed {path.absolute()}")
+    click.echo(f"removed case {name} from {exercise}", err=True)
+
+
+@cli.command("mv-case")
+@click.argument("exercise")
+@click.argument("old")
+@click.argument("new")
+@click.option(
+    "--secret/--public",
+    "secret",
+    default=None,
+    help="Also move it to secret/ (never shipped) or public/ (shipped, shown).",
+)
+@root_option
+def mv_case_command(
+    exercise: str, old: str, new: str, secret: bool | None, root: Path | None
+) -> None:
+    """Rename case OLD of EXERCISE to NEW: its files and its metadata together."""
+    from ..authoring import move_case
+    from ..spec import load_exercise
+
+    spec = load_exercise(exercise, resolve_root(root))
+    for path in move_case(spec, old, new, secret=secret):
+        click.echo(f"wrote {path.absolute()}")
 
 
 NEXT_STEPS = """
@@ -164,8 +225,9 @@ Next steps:
   3. Make reference/{name}/validate.py accept exactly the valid inputs, and
      reference/{name}/generate.py print a random one for a seed.
   4. Add cases: grade add-case {name} NAME --input FILE --title "..." --hint "..."
-     or a random one: grade add-case {name} NAME --random SEED --size N
-     then remove the sample: cases/{name}/01-sample.* and its metadata.
+     (--sample: shown with the statement; --secret: never shipped, graded by CI)
+     or a random one: grade add-case {name} NAME --random SEED --size N --secret
+     then remove the scaffold's: grade rm-case {name} 01-sample (and 02-negative).
   5. Put a known-wrong solution per classic mistake in reference/{name}/wrong/,
      its docstring saying "Known wrong: <the mistake>" and "expect: <verdict>".
   6. grade verify {name}, until every row says ok."""
