@@ -8,6 +8,7 @@ Gradescope), its details hidden (or shown after the due date, where the platform
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -128,3 +129,18 @@ def exercise_cases(exercise: Exercise, cases_dir: Path | None = None) -> tuple[C
         meta = parse_case_meta(meta_file, read_yaml(meta_file))
         return load_cases(cases_dir, meta, meta_source=meta_file)
     return load_cases(cases_dir, {}, default=CaseMeta(visibility=Visibility.HIDDEN))
+
+
+SECRET_COUNTS = "secret-cases.json"  # written by `grade package student` beside the course
+
+
+def secret_cases_elsewhere(exercise: Exercise) -> int:
+    """How many secret cases of ``exercise`` exist but are not in this copy (a student's)."""
+    if exercise.secret_cases.is_dir():
+        return 0
+    try:
+        counts = json.loads((exercise.root.path / SECRET_COUNTS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return 0
+    count = counts.get(exercise.name, 0) if isinstance(counts, dict) else 0
+    return count if isinstance(count, int) else 0

@@ -179,6 +179,31 @@ def _exact(options: Mapping[str, Any]) -> Comparator:
     return ExactComparator()
 
 
+@dataclass(frozen=True)
+class Checker:
+    """A teacher's program decides, for exercises with several right answers (Kattis's output
+    validators): ``compare: {method: checker, options: {program: reference/NAME/check.py}}``.
+
+    It runs per case, in the sandbox, so it is bound to a case's input by
+    ``checker.bind``; called unbound, it is a grader bug.
+    """
+
+    program: str  # relative to the course folder
+
+    def __call__(self, expected: str, got: str) -> Comparison:
+        raise TypeError("a checker compares through checker.bind(plan, case)")
+
+
+def _checker(options: Mapping[str, Any]) -> Comparator:
+    _only(options, ("program",))
+    program = options.get("program")
+    if not isinstance(program, str) or not program.endswith(".py"):
+        raise ValueError(f"program: must be a Python file's path in the course, got {program!r}")
+    if program.startswith("/") or ".." in program.split("/"):
+        raise ValueError(f"program: must be a path inside the course, got {program!r}")
+    return Checker(program)
+
+
 def _only(options: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
     for key in options:
         if key not in allowed:
@@ -187,7 +212,7 @@ def _only(options: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
 
 
 COMPARATORS: Mapping[str, ComparatorFactory] = MappingProxyType(
-    {"tokens": _tokens, "exact": _exact}
+    {"tokens": _tokens, "exact": _exact, "checker": _checker}
 )
 
 

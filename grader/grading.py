@@ -21,6 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .cases import exercise_cases
+from .checker import comparator_for
 from .errors import GraderError, SubmissionError
 from .judge import grader_error, judge, skipped
 from .records import Case, CaseOutcome, Report, Verdict
@@ -176,7 +177,7 @@ def run_case(plan: Plan, script: Path, case: Case, budget: Budget | None = None)
         return skipped(case, refusal)
     try:
         run = plan.runner([plan.python, str(script)], stdin=case.input, limits=plan.limits)
-        outcome = judge(case, run, plan.exercise.comparator, plan.limits)
+        outcome = judge(case, run, comparator_for(plan, case), plan.limits)
     except GraderError as exc:
         outcome = grader_error(case, str(exc))
     except Exception as exc:  # one broken case must not stop the others

@@ -5,6 +5,7 @@ from __future__ import annotations
 import signal
 
 from .compare import Comparator
+from .errors import GraderError
 from .records import Case, CaseOutcome, Comparison, Verdict
 from .sandbox import LimitHit, Limits, RunResult
 from .text import decode, last_line
@@ -40,7 +41,7 @@ def judge(case: Case, run: RunResult, comparator: Comparator, limits: Limits) ->
         why = last_line(stderr)
         if why:
             message += f": {why}"
-        if comparator(case.expected, stdout).ok:
+        if _right_anyway(comparator, case.expected, stdout):
             message += " (the output itself was right)"
     else:
         comparison = comparator(case.expected, stdout)
@@ -56,6 +57,15 @@ def judge(case: Case, run: RunResult, comparator: Comparator, limits: Limits) ->
         stderr=stderr,
         comparison=comparison,
     )
+
+
+def _right_anyway(comparator: Comparator, expected: str, stdout: str) -> bool:
+    """Whether a crashed run's output was right: a remark only, so a checker's own failure
+    here must not turn the student's runtime error into anything else."""
+    try:
+        return comparator(expected, stdout).ok
+    except GraderError:
+        return False
 
 
 def grader_error(case: Case, message: str) -> CaseOutcome:

@@ -55,6 +55,7 @@ class Mismatch(StrEnum):
     MISSING_LINE = "missing_line"
     EXTRA_LINE = "extra_line"
     LINE = "line"  # whole-line comparators do not look at tokens
+    CHECKER = "checker"  # a teacher's checker program rejected the output
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,10 @@ class Comparison:
             Mismatch.EXTRA_TOKEN: f"{at}: extra token {self.got!r}",
             Mismatch.MISSING_LINE: f"{at}: missing line, expected {self.expected!r}",
             Mismatch.EXTRA_LINE: f"{at}: extra line {self.got!r}",
+            Mismatch.CHECKER: "the checker rejected the output",
         }[self.kind or Mismatch.LINE]
+        if self.kind is Mismatch.CHECKER and self.note:
+            return f"{text}: {self.note}"
         return f"{text} ({self.note})" if self.note else text
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from .compare import Comparator, build
+from .compare import Checker, Comparator, build
 from .config import did_you_mean
 from .errors import ExerciseError, UnknownExercise
 from .records import Visibility
@@ -201,6 +201,8 @@ def load_exercise(name: str, root: Root) -> Exercise:
         comparator = build(compare.get("method", str, "tokens"), compare.get("options", dict, {}))
     except ValueError as exc:
         raise ExerciseError(path, f"compare.{exc}") from exc
+    if isinstance(comparator, Checker) and not (root.path / comparator.program).is_file():
+        raise ExerciseError(path, f"compare.options.program: no file {comparator.program}")
     return Exercise(
         name=name,
         title=f.get("title", str, _REQUIRED),

@@ -161,6 +161,12 @@ def plan_for(
         jobs=jobs or config.jobs,
     )
     _say(plan.notice())
+    if cases_dir is None:
+        from ..cases import secret_cases_elsewhere
+
+        elsewhere = secret_cases_elsewhere(exercise)
+        if elsewhere:
+            _say(f"{elsewhere} secret case(s) of {exercise.name} are not here: CI grades them")
     return plan
 
 

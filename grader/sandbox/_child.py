@@ -227,10 +227,10 @@ def _signal_ready() -> None:
         pass
 
 
-def _run_submission(shown: str, source: str) -> None:
+def _run_submission(shown: str, source: str, args: list[str]) -> None:
     """Run the script as ``python shown`` would, as ``__main__``, reading it from ``source``
     (the grader's copy, which the run can read whatever the original's permissions)."""
-    sys.argv = [shown]
+    sys.argv = [shown, *args]
     # as `python path` does; -I left the script's folder out, and sys.path[0] is the stdlib
     sys.path.insert(0, os.path.dirname(shown))
     main = types.ModuleType("__main__")
@@ -286,11 +286,15 @@ def main() -> None:
         import site
 
         site.addsitedir(cfg["user_site"])
-    shown, source = cfg["submission"], cfg["source"]
+    shown, source, args = cfg["submission"], cfg["source"], list(cfg.get("args", ()))
+    # A checker's input and expected output: written here, inside the run's own work dir
+    for name, content in cfg.get("files", {}).items():
+        with open(name, "xb") as f:
+            f.write(content)
     del cfg, report  # the submission can walk up to this frame: leave nothing of the grader
-    sys.orig_argv = [sys.executable, shown]  # as `python shown` would have it
+    sys.orig_argv = [sys.executable, shown, *args]  # as `python shown` would have it
     _signal_ready()
-    _run_submission(shown, source)
+    _run_submission(shown, source, args)
 
 
 main()

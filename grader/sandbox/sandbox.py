@@ -250,16 +250,26 @@ class Sandbox:
             found = {}
         return found or dict.fromkeys(self.layers, failure or "the probe did not start")
 
-    def run(self, argv: Sequence[str], *, stdin: bytes, limits: Limits) -> RunResult:
-        """Run ``argv`` = ``[python, script]`` with ``stdin`` as input, in a fresh directory."""
-        if len(argv) != 2:
-            raise InternalError(f"the sandbox runs [python, script], not {list(argv)}")
-        python, script = argv
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        stdin: bytes,
+        limits: Limits,
+        files: Mapping[str, bytes] | None = None,
+    ) -> RunResult:
+        """Run ``argv`` = ``[python, script, *args]`` with ``stdin`` as input, in a fresh
+        directory holding ``files`` (name to content: a checker's input and expected output)."""
+        if len(argv) < 2:
+            raise InternalError(f"the sandbox runs [python, script, *args], not {list(argv)}")
+        python, script, *args = argv
         if self._running.cancelled:
             raise InternalError("cancelled")
         uid = self._uids.take() if Layer.UID in self.layers else None
         try:
-            result, failure = self._run(python, script, stdin, limits, probe=False, uid=uid)
+            result, failure = self._run(
+                python, script, stdin, limits, probe=False, uid=uid, args=args, files=files or {}
+            )
         finally:
             if uid is not None:
                 self._uids.give(uid)
@@ -276,6 +286,8 @@ class Sandbox:
         *,
         probe: bool,
         uid: int | None,
+        args: Sequence[str] = (),
+        files: Mapping[str, bytes] | None = None,
     ) -> tuple[RunResult, str]:
         if not os.access(python, os.X_OK):
             # Caught here because after exec the child's failure would look like the student's.
@@ -289,6 +301,8 @@ class Sandbox:
             work = base / "work"
             work.mkdir(mode=0o700)
             (base / "root").mkdir(mode=0o700)
+            if any("/" in name or name.startswith(".") for name in files or {}):
+                raise InternalError(f"a run's files have plain names only: {sorted(files or {})}")
             if uid is not None:
                 os.chown(work, uid, uid)
             # The run reads the grader's copy: the original may sit in a folder its uid cannot
@@ -306,6 +320,8 @@ class Sandbox:
                 "root": str(base / "root"),
                 "submission": script,
                 "source": str(source),
+                "args": list(args),
+                "files": dict(files or {}),
                 "probe": probe,
                 "layers": sorted(layers | ({"capabilities"} if layers else set())),
                 "uid": uid,

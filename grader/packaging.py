@@ -1,0 +1,260 @@
+"""``grade package``: a course as an installable wheel for students, or a Gradescope autograder.
+
+The wheel is written directly (a zip with the wheel metadata), without a build backend: it holds
+this grader's own modules, so a student's grade is the teacher's, pinned, and the course data
+under ``grader/_data``. The student wheel carries public cases only (and how many secret cases
+exist, so the student knows CI grades more); the Gradescope zip's wheel carries the secret ones
+too. ``reference/`` never ships, except checker programs the specs name (a student's grade
+needs them to compare).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import json
+import re
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import __version__
+from .cases import SECRET_COUNTS, own_cases
+from .compare import Checker
+from .config import CONFIG_FILE
+from .errors import UsageError
+from .files import write_atomically
+from .records import Visibility
+from .resources import Root
+from .spec import Exercise, exercise_names, load_exercise
+
+# What the grader needs installed beside it: the same as pyproject.toml's (a test keeps them
+# equal). numpy is for students' scripts.
+REQUIRES = (
+    "click>=8.1",
+    "numpy>=1.24",
+    "pyyaml>=6.0",
+    "rich>=13.0",
+    "tomli>=1.1; python_version < '3.11'",
+)
+_EPOCH = (1980, 1, 1, 0, 0, 0)  # zip's earliest date: the same course gives the same bytes
+
+
+@dataclass(frozen=True)
+class Built:
+    path: Path
+    exercises: tuple[str, ...]
+    public: int  # cases inside
+    secret: int
+
+
+def _dist_name(root: Root) -> str:
+    name = root.config.name or f"{root.path.name}-grade"
+    if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?", name):
+        raise UsageError(f"name {name!r} in {CONFIG_FILE} is not a valid package name")
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def _grader_files() -> Iterator[tuple[str, bytes]]:
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*")):
+        relative = path.relative_to(package)
+        if (
+            path.is_file()
+            and relative.parts[0] != "_data"
+            and "__pycache__" not in relative.parts
+            and path.suffix in (".py", ".typed")
+        ):
+            yield f"grader/{relative.as_posix()}", path.read_bytes()
+
+
+def _course_files(
+    root: Root, names: tuple[str, ...], *, secret: bool
+) -> tuple[dict[str, bytes], int, int]:
+    files: dict[str, bytes] = {}
+    counts: dict[str, int] = {}
+    public_n = secret_n = 0
+    data = "grader/_data"
+    for name in names:
+        exercise = load_exercise(name, root)
+        cases = own_cases(exercise)  # refuses a broken exercise before anything is written
+        if not secret and all(c.visibility is not Visibility.VISIBLE for c in cases):
+            raise UsageError(f"{name} has no public cases: students could grade nothing")
+        files[f"{data}/exercises/{name}.yaml"] = exercise.spec_path.read_bytes()
+        for case in cases:
+            shown = case.visibility is Visibility.VISIBLE
+            folder = exercise.public_cases if shown else exercise.secret_cases
+            kind = "public" if shown else "secret"
+            if not shown and not secret:
+                counts[name] = counts.get(name, 0) + 1
+                continue
+            for suffix in (".in", ".out"):
+                source = folder / f"{case.name}{suffix}"
+                files[f"{data}/cases/{name}/{kind}/{case.name}{suffix}"] = source.read_bytes()
+            public_n += shown
+            secret_n += not shown
+        files.update(_checker(exercise, data))
+    if counts:
+        files[f"{data}/{SECRET_COUNTS}"] = json.dumps(counts, sort_keys=True).encode()
+    files[f"{data}/{CONFIG_FILE}"] = _config_text(root).encode()
+    return files, public_n, secret_n
+
+
+def _checker(exercise: Exercise, data: str) -> dict[str, bytes]:
+    if not isinstance(exercise.comparator, Checker):
+        return {}
+    program = exercise.comparator.program
+    return {f"{data}/{program}": (exercise.root.path / program).read_bytes()}
+
+
+def _config_text(root: Root) -> str:
+    """The course's settings that matter where it is installed (not where secrets live)."""
+    c = root.config
+    lines = [f"name = {json.dumps(c.name or root.path.name)}", f"version = {json.dumps(c.version)}"]
+    if c.timeout is not None:
+        lines.append(f"timeout = {c.timeout}")
+    if c.jobs is not None:
+        lines.append(f"jobs = {c.jobs}")
+    if c.sandbox is not None:
+        lines.append(f"sandbox = {json.dumps(c.sandbox)}")
+    if c.submissions:
+        lines.append("[submissions]")
+        lines += [f"{json.dumps(k)} = {json.dumps(v)}" for k, v in sorted(c.submissions.items())]
+    return "\n".join(lines) + "\n"
+
+
+def _record_hash(data: bytes) -> str:
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return f"sha256={digest}"
+
+
+def wheel_bytes(root: Root, names: tuple[str, ...], *, secret: bool) -> tuple[str, bytes, int, int]:
+    """The wheel's file name and bytes, with how many public and secret cases it holds."""
+    dist, version = _dist_name(root), root.config.version
+    course, public_n, secret_n = _course_files(root, names, secret=secret)
+    info = f"{dist}-{version}.dist-info"
+    metadata = [
+        "Metadata-Version: 2.1",
+        f"Name: {dist}",
+        f"Version: {version}",
+        f"Summary: {root.path.name}'s exercises, graded by grade {__version__}",
+        "Requires-Python: >=3.10",
+        *(f"Requires-Dist: {r}" for r in REQUIRES),
+    ]
+    files = {
+        **dict(_grader_files()),
+        **course,
+        f"{info}/METADATA": ("\n".join(metadata) + "\n").encode(),
+        f"{info}/WHEEL": (
+            f"Wheel-Version: 1.0\nGenerator: grade {__version__}\n"
+            "Root-Is-Purelib: true\nTag: py3-none-any\n"
+        ).encode(),
+        f"{info}/entry_points.txt": b"[console_scripts]\ngrade = grader.cli:main\n",
+    }
+    record = [f"{name},{_record_hash(data)},{len(data)}" for name, data in files.items()]
+    files[f"{info}/RECORD"] = ("\n".join([*record, f"{info}/RECORD,,"]) + "\n").encode()
+    return f"{dist}-{version}-py3-none-any.whl", _zip(files), public_n, secret_n
+
+
+def _zip(files: dict[str, bytes], executable: frozenset[str] = frozenset()) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            entry = zipfile.ZipInfo(name, _EPOCH)
+            entry.external_attr = (0o100755 if name in executable else 0o100644) << 16
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(entry, data)
+    return buffer.getvalue()
+
+
+def _names(root: Root, chosen: tuple[str, ...]) -> tuple[str, ...]:
+    names = chosen or exercise_names(root)
+    if not names:
+        raise UsageError(f"{root.path} has no exercises to package")
+    for name in names:
+        load_exercise(name, root)  # an unknown name is a usage error with "did you mean"
+    return names
+
+
+def package_student(root: Root, out: Path, chosen: tuple[str, ...] = ()) -> Built:
+    """A wheel in folder ``out`` with the grader, the specs and the public cases only."""
+    names = _names(root, chosen)
+    filename, data, public_n, secret_n = wheel_bytes(root, names, secret=False)
+    out.mkdir(parents=True, exist_ok=True)
+    target = (out / filename).absolute()
+    write_atomically(target, data)
+    return Built(target, names, public_n, secret_n)
+
+
+def package_gradescope(root: Root, out: Path, exercise: str | None) -> Built:
+    """Gradescope's autograder zip: ``setup.sh``, ``run_autograder`` and a wheel holding the
+    grader and every case of ``exercise``, secret ones included."""
+    names = _names(root, (exercise,) if exercise else ())
+    if len(names) != 1:
+        raise UsageError(
+            f"a Gradescope autograder grades one exercise: pass --exercise ({', '.join(names)})"
+        )
+    (name,) = names
+    filename, wheel, public_n, secret_n = wheel_bytes(root, names, secret=True)
+    submission = root.config.submissions.get(name, f"{name}.py")
+    sandbox = root.config.sandbox or "auto"
+    files = {
+        "setup.sh": SETUP.format(wheel=filename).encode(),
+        "run_autograder": RUN.format(exercise=name, expected=submission, sandbox=sandbox).encode(),
+        filename: wheel,
+    }
+    write_atomically(out, _zip(files, frozenset({"setup.sh", "run_autograder"})))
+    return Built(out.absolute(), names, public_n, secret_n)
+
+
+SETUP = """\
+#!/usr/bin/env bash
+# Gradescope runs this once, building the autograder image: the grader and the exercise's
+# cases (secret ones too) install from the wheel beside it, pinned; nothing is fetched but
+# its dependencies.
+set -euo pipefail
+AUTOGRADER="${{AUTOGRADER:-/autograder}}"
+if ! python3 -m venv --help >/dev/null 2>&1; then
+  apt-get update && apt-get install -y python3 python3-venv python3-pip
+fi
+python3 -m venv "$AUTOGRADER/venv"
+"$AUTOGRADER/venv/bin/pip" install --disable-pip-version-check \
+  "$AUTOGRADER/source/{wheel}"
+"""
+
+RUN = """\
+#!/usr/bin/env bash
+# Gradescope's run_autograder: grade the submitted file into results/results.json.
+# The file graded is {expected} if submitted, else the only .py file; several .py files
+# and none of that name is refused with a message, never guessed.
+set -u
+AUTOGRADER="${{AUTOGRADER:-/autograder}}"
+EXPECTED="{expected}"
+results="$AUTOGRADER/results/results.json"
+refuse() {{
+  "$AUTOGRADER/venv/bin/python" -c \\
+    'import json, sys; print(json.dumps({{"score": 0, "output": sys.argv[1], "tests": []}}))' \\
+    "$1" > "$results"
+  exit 0
+}}
+mapfile -t scripts < <(
+  find "$AUTOGRADER/submission" -maxdepth 1 -name '*.py' -printf '%f\\n' | sort
+)
+if [ -f "$AUTOGRADER/submission/$EXPECTED" ]; then
+  submission="$AUTOGRADER/submission/$EXPECTED"
+elif [ "${{#scripts[@]}}" -eq 1 ]; then
+  submission="$AUTOGRADER/submission/${{scripts[0]}}"
+elif [ "${{#scripts[@]}}" -eq 0 ]; then
+  refuse "No .py file was submitted: submit $EXPECTED."
+else
+  refuse "Submit your solution as $EXPECTED: found ${{scripts[*]}}, and cannot tell which to grade."
+fi
+echo "grading $(basename "$submission")"
+cd "$AUTOGRADER"  # the installed course, wherever this is run from
+"$AUTOGRADER/venv/bin/grade" check {exercise} "$submission" --sandbox {sandbox} \\
+  --format gradescope --output "$results"
+# grade exits 1 when a case fails: that is a result, not an autograder failure.
+[ -s "$results" ]
+"""
