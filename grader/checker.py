@@ -42,7 +42,8 @@ class CheckerRun:
         if run.limit_hit is None and run.exit_code == ACCEPT:
             return Comparison(True)
         if run.limit_hit is None and run.exit_code == REJECT:
-            return Comparison(False, Mismatch.CHECKER, note=said)
+            first = got.split("\n", 1)[0]
+            return Comparison(False, Mismatch.CHECKER, line=1, got_line=first, note=said)
         why = run.limit_hit or f"exit code {run.exit_code}, signal {run.signal}"
         raise InternalError(
             f"the checker {self.checker.program} failed ({why}): {last_line(decode(run.stderr))}"

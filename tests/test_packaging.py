@@ -48,9 +48,9 @@ def test_sdist_has_no_reference(dist: Path) -> None:
     (sdist,) = dist.glob("*.tar.gz")
     with tarfile.open(sdist) as archive:
         names = archive.getnames()
-    # the fixture course of the tests has a toy reference/ of its own; no real one ships
+    # the fixture courses of the tests have toy references of their own; no real one ships
     teacher = [
-        n for n in names if ("reference" in n or "/secret/" in n) and "/tests/data/course/" not in n
+        n for n in names if ("reference" in n or "/secret/" in n) and "/tests/data/" not in n
     ]
     assert teacher == []
     assert any(n.endswith("cases/quantize/public/01-sample-outlier.out") for n in names)

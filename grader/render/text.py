@@ -169,6 +169,9 @@ def _shown_line(line: str, token: int | None, style: str) -> tuple[Text, tuple[i
 
 
 def _diff(out: Text, c: Comparison) -> None:
+    if c.kind is Mismatch.CHECKER:  # several answers are right: there is no one expected line
+        _row(out, "got", _shown_line(c.got_line or "", None, "red")[0])
+        return
     if c.kind in (Mismatch.MISSING_LINE, Mismatch.EXTRA_LINE):
         label = "expected" if c.kind is Mismatch.MISSING_LINE else "got"
         line = c.expected_line if c.kind is Mismatch.MISSING_LINE else c.got_line

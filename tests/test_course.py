@@ -1,0 +1,338 @@
+"""A teacher's course: grade init, the config found by walking up, the public/secret layout,
+case commands, and packages that never ship a secret."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from conftest import COURSE, DATA
+
+from grader.authoring import new_exercise
+from grader.cases import own_cases
+from grader.cli import cli
+from grader.errors import ExerciseError, UsageError
+from grader.records import Visibility
+from grader.resources import Root, RootKind, find_root
+from grader.sandbox import Sandbox, SandboxMode
+from grader.spec import load_exercise
+
+PROJECT = Path(__file__).resolve().parent.parent
+SOLUTION = COURSE / "reference" / "add" / "solution.py"
+
+
+def run(*args: str, input: bytes | None = None) -> Result:
+    return CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
+
+
+@pytest.fixture
+def course_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A course made by grade init, with the fixture's exercise add copied in; the current
+    folder is inside it."""
+    folder = tmp_path / "course"
+    assert run("init", str(folder)).exit_code == 0
+    for name in ("exercises", "cases", "reference"):
+        shutil.copytree(COURSE / name, folder / name, dirs_exist_ok=True)
+    monkeypatch.chdir(folder)
+    return folder
+
+
+def test_init_writes_a_course_and_refuses_to_write_over_one(tmp_path: Path) -> None:
+    folder = tmp_path / "new"
+    result = run("init", str(folder), "--ci", "github", "--ci", "gitlab", "--ci", "gradescope")
+    assert result.exit_code == 0, result.output
+    for relative in (
+        "grade.toml",
+        ".gitignore",
+        ".github/workflows/course.yml",
+        ".gitlab-ci.yml",
+        "gradescope.sh",
+    ):
+        assert (folder / relative).is_file()
+        assert str(folder / relative) in result.stdout  # absolute paths, as written
+    assert os.access(folder / "gradescope.sh", os.X_OK)
+    assert (folder / "exercises").is_dir() and (folder / "cases").is_dir()
+    again = run("init", str(folder))
+    assert again.exit_code == 2
+    assert "holds a course already" in again.stderr
+
+
+def test_the_course_is_found_from_a_folder_below(
+    course_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    below = course_dir / "students" / "ann"
+    below.mkdir(parents=True)
+    monkeypatch.chdir(below)
+    found = find_root(environ={})
+    assert (found.path, found.kind) == (course_dir, RootKind.COURSE)
+    result = run("list")
+    assert result.exit_code == 0
+    assert result.stdout.split()[0] == "add"
+
+
+def test_pyproject_tool_grade_makes_a_course(tmp_path: Path) -> None:
+    (tmp_path / "exercises").mkdir()
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n[tool.grade]\njobs = 3\n')
+    found = find_root(environ={}, cwd=tmp_path)
+    assert (found.kind, found.config.jobs) == (RootKind.COURSE, 3)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    assert find_root(environ={}, cwd=tmp_path).kind is not RootKind.COURSE
+
+
+def test_the_config_sets_defaults_and_options_beat_it(course_dir: Path, tmp_path: Path) -> None:
+    (course_dir / "grade.toml").write_text("timeout = 0.5\nsandbox = 'off'\n")
+    loop = tmp_path / "loop.py"
+    loop.write_text("while True:\n    pass\n")
+    result = run("add", str(loop), "--format", "json")
+    messages = {c["message"] for c in json.loads(result.stdout)["cases"]}
+    assert any("0.5 s" in m for m in messages), messages
+    assert "isolation is reduced" not in result.stderr  # sandbox off: no notice asked for
+    faster = run("add", str(loop), "--format", "json", "--timeout", "0.25")
+    assert any("0.25 s" in c["message"] for c in json.loads(faster.stdout)["cases"])
+
+
+def test_an_unknown_config_key_says_did_you_mean(course_dir: Path) -> None:
+    (course_dir / "grade.toml").write_text("timeuot = 3\n")
+    result = run("list")
+    assert result.exit_code == 3
+    assert "grade.toml: timeuot: unknown key; did you mean 'timeout'?" in result.stderr
+
+
+def test_an_unknown_spec_key_says_did_you_mean(course_dir: Path) -> None:
+    spec = course_dir / "exercises" / "add.yaml"
+    spec.write_text(spec.read_text().replace("statement:", "statment:"))
+    result = run("add", str(SOLUTION))
+    assert result.exit_code == 3
+    assert "statment: unknown key; did you mean 'statement'?" in result.stderr
+
+
+def test_list_reports_a_broken_exercise_and_lists_the_others(course_dir: Path) -> None:
+    (course_dir / "exercises" / "broken.yaml").write_text("title: [unclosed\n")
+    result = run("list")
+    assert result.exit_code == 3
+    assert result.stdout.split()[0] == "add"
+    assert result.stderr.strip() == (
+        f"grade: error: {course_dir / 'exercises' / 'broken.yaml'}:2:1: "
+        "expected ',' or ']', but got '<stream end>' (while parsing a flow sequence)"
+    )
+
+
+def test_the_folder_decides_what_students_see(course_dir: Path) -> None:
+    cases = {c.name: c.visibility for c in own_cases(load_exercise("add", find_root(environ={})))}
+    assert cases == {
+        "01-sample": Visibility.VISIBLE,
+        "02-negative": Visibility.VISIBLE,
+        "03-single": Visibility.VISIBLE,
+        "04-hidden": Visibility.HIDDEN,
+    }
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (lambda c: (c / "cases/add/public/01-sample.in").rename(c / "cases/add/x.in"), "move it"),
+        (
+            lambda c: shutil.copy(c / "cases/add/public/03-single.in", c / "cases/add/secret"),
+            "a public case has this name too",
+        ),
+        (
+            lambda c: (c / "exercises/add.yaml").write_text(
+                (c / "exercises/add.yaml")
+                .read_text()
+                .replace('"One number"', "x, visibility: hidden}")
+                .replace("title: x, visibility", "{title: x, visibility")
+            ),
+            "cases.03-single.visibility: a public case is shown to students",
+        ),
+    ],
+)
+def test_a_layout_mistake_is_a_broken_exercise(
+    course_dir: Path, change: object, problem: str
+) -> None:
+    change(course_dir)  # type: ignore[operator]
+    with pytest.raises(ExerciseError, match=problem):
+        own_cases(load_exercise("add", find_root(environ={})))
+
+
+def test_case_commands_keep_files_and_metadata_together(course_dir: Path) -> None:
+    spec = course_dir / "exercises" / "add.yaml"
+    sample = run(
+        "add-case",
+        "add",
+        "05-pair",
+        "--input",
+        "-",
+        "--sample",
+        "--title",
+        "A pair",
+        input=b"4 5\n",
+    )
+    assert sample.exit_code == 0, sample.output
+    assert (course_dir / "cases/add/public/05-pair.out").read_text() == "9\n"
+    late = run(
+        "add-case",
+        "add",
+        "06-late",
+        "--input",
+        "-",
+        "--visibility",
+        "after_due_date",
+        input=b"1 1\n",
+    )
+    assert late.exit_code == 0, late.output
+    assert (course_dir / "cases/add/secret/06-late.in").is_file()
+    refused = run("add-case", "add", "07-x", "--input", "-", "--secret", "--sample", input=b"1\n")
+    assert refused.exit_code == 2
+    moved = run("mv-case", "add", "05-pair", "05-two", "--public")
+    assert moved.exit_code == 0, moved.output
+    assert not (course_dir / "cases/add/public/05-pair.in").exists()
+    exercise = load_exercise("add", find_root(environ={}))
+    assert exercise.case_meta["05-two"].title == "A pair" and "05-pair" not in exercise.case_meta
+    to_secret = run("mv-case", "add", "03-single", "03-single", "--secret")
+    assert to_secret.exit_code == 0, to_secret.output
+    assert (course_dir / "cases/add/secret/03-single.out").is_file()
+    removed = run("rm-case", "add", "06-late")
+    assert removed.exit_code == 0
+    assert "06-late" not in spec.read_text()
+    assert not (course_dir / "cases/add/secret/06-late.in").exists()
+    assert run("rm-case", "add", "06-late").exit_code == 2
+    assert run("verify", "add").exit_code == 0
+
+
+def test_new_refuses_a_command_name_and_an_installed_package(course_dir: Path) -> None:
+    result = run("new", "list")
+    assert result.exit_code == 2
+    assert "'list' is a grade command" in result.stderr
+    installed = Root(course_dir, RootKind.BUNDLED)
+    with pytest.raises(UsageError, match="inside the installed grader"):
+        new_exercise("fresh", installed, runner=Sandbox.create(SandboxMode.OFF).run)
+    assert not (course_dir / "exercises" / "fresh.yaml").exists()
+
+
+def _install(wheel: Path, target: Path) -> dict[str, str]:
+    """The wheel unpacked as pip would (without its dependencies, which this venv has)."""
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-compile",
+            "--disable-pip-version-check",
+            "--target",
+            str(target),
+            str(wheel),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return {**os.environ, "PYTHONPATH": str(target), "GRADE_ROOT": ""}
+
+
+def _lookup_table(wheel: Path) -> str:
+    """A 'solution' that prints the expected output of any input it has seen in the package."""
+    table = {}
+    with zipfile.ZipFile(wheel) as archive:
+        for name in archive.namelist():
+            if name.endswith(".in"):
+                answer = archive.read(name[:-3] + ".out").decode()
+                table[hashlib.sha256(archive.read(name)).hexdigest()] = answer
+    return (
+        "import hashlib, sys\n"
+        f"TABLE = {table!r}\n"
+        "print(TABLE.get(hashlib.sha256(sys.stdin.buffer.read()).hexdigest(), ''), end='')\n"
+    )
+
+
+def test_the_student_package_holds_no_secret_and_a_lookup_table_scores_0_on_them(
+    course_dir: Path, tmp_path: Path
+) -> None:
+    result = run("package", "student", str(tmp_path / "dist"))
+    assert result.exit_code == 0, result.output
+    wheel = Path(result.stdout.strip())
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "grader/_data/cases/add/public/01-sample.out" in names
+    assert [n for n in names if "secret/" in n or "reference" in n] == []
+    assert json.loads(zipfile.ZipFile(wheel).read("grader/_data/secret-cases.json")) == {"add": 1}
+
+    cheat = tmp_path / "cheat.py"
+    cheat.write_text(_lookup_table(wheel))
+    report = json.loads(run("add", str(cheat), "--format", "json").stdout)  # the teacher's copy
+    by_status = {c["name"]: c["status"] for c in report["cases"]}
+    assert by_status == {
+        "01-sample": "passed",
+        "02-negative": "passed",
+        "03-single": "passed",
+        "04-hidden": "wrong_answer",
+    }
+
+    env = _install(wheel, tmp_path / "site")
+    student = subprocess.run(
+        [sys.executable, "-m", "grader", "add", str(SOLUTION), "--format", "json"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert student.returncode == 0, student.stderr
+    assert json.loads(student.stdout)["total"] == 3
+    assert "1 secret case(s) of add are not here: CI grades them" in student.stderr
+
+
+def test_the_gradescope_package_grades_the_secret_cases(course_dir: Path, tmp_path: Path) -> None:
+    (course_dir / "grade.toml").write_text("[submissions]\nadd = 'sum.py'\n")
+    out = tmp_path / "autograder.zip"
+    result = run("package", "gradescope", str(out))
+    assert result.exit_code == 0, result.output
+    autograder = tmp_path / "autograder"
+    with zipfile.ZipFile(out) as archive:
+        archive.extractall(autograder / "source")
+        wheel = next(n for n in archive.namelist() if n.endswith(".whl"))
+    assert {"setup.sh", "run_autograder"} <= set(os.listdir(autograder / "source"))
+    env = _install(autograder / "source" / wheel, tmp_path / "site")
+    (autograder / "venv" / "bin").mkdir(parents=True)  # what setup.sh makes, standing in
+    grade = autograder / "venv" / "bin" / "grade"
+    grade.write_text(f'#!/bin/sh\nexec {sys.executable} -m grader "$@"\n')
+    grade.chmod(0o755)
+    (autograder / "venv" / "bin" / "python").symlink_to(sys.executable)
+    for sub in ("submission", "results"):
+        (autograder / sub).mkdir()
+    shutil.copy(SOLUTION, autograder / "submission" / "sum.py")
+    (autograder / "submission" / "helper.py").write_text("")
+    done = subprocess.run(
+        ["bash", str(autograder / "source" / "run_autograder")],
+        env={**env, "AUTOGRADER": str(autograder)},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "grading sum.py" in done.stdout
+    results = json.loads((autograder / "results" / "results.json").read_text())
+    assert [t["name"] for t in results["tests"]][-1] == "A hidden check"
+    assert results["score"] == 5  # 3 public cases and the secret one, worth 2
+
+
+def test_package_requirements_match_pyproject() -> None:
+    from grader.config import tomllib  # type: ignore[attr-defined]
+    from grader.packaging import REQUIRES
+
+    project = tomllib.loads((PROJECT / "pyproject.toml").read_text())["project"]
+    assert sorted(REQUIRES) == sorted(project["dependencies"])
+
+
+def test_the_checker_ships_in_the_student_package(tmp_path: Path) -> None:
+    result = run("package", "student", str(tmp_path), "--root", str(DATA / "checker_course"))
+    assert result.exit_code == 0, result.output
+    names = zipfile.ZipFile(result.stdout.strip()).namelist()
+    assert "grader/_data/reference/divisor/check.py" in names
+    assert [n for n in names if "solution" in n or "secret/" in n] == []
