@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
@@ -66,89 +64,6 @@ def test_gitlab_job(student_repo: Path) -> None:
     assert report.read_text().startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuite')
 
 
-def _run_autograder(
-    root: Path, env: dict[str, str]
-) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
-    """Gradescope's run_autograder on the folder ``root``: the process and results.json."""
-    result = subprocess.run(
-        ["bash", str(EXAMPLES / "ci" / "gradescope" / "run_autograder")],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    results: dict[str, Any] = json.loads((root / "results" / "results.json").read_text())
-    return result, results
-
-
-def test_gradescope_run_autograder(tmp_path: Path, reference_dir: Path) -> None:
-    root = tmp_path / "autograder"
-    for sub in ("submission", "results", "source/hidden"):
-        (root / sub).mkdir(parents=True)
-    shutil.copy(reference_dir / "quantize" / "solution.py", root / "submission" / "mine.py")
-    hidden = root / "source" / "hidden"
-    cases = Path(__file__).resolve().parent.parent / "cases" / "quantize"
-    for name in ("public/03-half-ties", "secret/08-negative-outlier"):
-        shutil.copy(cases / f"{name}.in", hidden)
-        shutil.copy(cases / f"{name}.out", hidden)
-    (hidden / "cases.yaml").write_text(
-        "03-half-ties: {title: Hidden ties, points: 3, visibility: after_due_date}\n"
-        "08-negative-outlier: {visibility: hidden}\n"
-    )
-    if shutil.which("grade", path=str(GRADE_BIN)) is None:
-        pytest.skip("the grade console script is not installed beside this Python")
-    _result, results = _run_autograder(root, _env(AUTOGRADER=str(root)))
-    assert results["score"] == 4
-    assert [(t["name"], t["visibility"]) for t in results["tests"]] == [
-        ("Hidden ties", "after_due_date"),
-        ("08-negative-outlier", "hidden"),
-    ]
-
-
-@pytest.mark.parametrize(
-    ("files", "graded"),
-    [
-        (["helpers.py", "quantize.py"], "quantize.py"),  # helpers.py sorts first: not it
-        (["mine.py"], "mine.py"),
-        (["a.py", "b.py"], None),  # several, none named quantize.py: refused, not guessed
-    ],
-)
-def test_gradescope_picks_the_expected_file(
-    tmp_path: Path, reference_dir: Path, files: list[str], graded: str | None
-) -> None:
-    if shutil.which("grade", path=str(GRADE_BIN)) is None:
-        pytest.skip("the grade console script is not installed beside this Python")
-    root = tmp_path / "autograder"
-    for sub in ("submission", "results"):
-        (root / sub).mkdir(parents=True)
-    for name in files:
-        source = "solution.py" if name == (graded or "") else "wrong/round_half_up.py"
-        shutil.copy(reference_dir / "quantize" / source, root / "submission" / name)
-    result, results = _run_autograder(root, _env(AUTOGRADER=str(root)))
-    if graded is None:
-        assert results["score"] == 0
-        assert results["output"].startswith("Submit your solution as quantize.py: found a.py b.py")
-    else:
-        assert f"grading {graded}" in result.stdout
-        assert results["score"] == sum(t["max_score"] for t in results["tests"]) > 0
-        assert all(t["status"] == "passed" for t in results["tests"])
-
-
-def test_gradescope_without_a_submission(tmp_path: Path) -> None:
-    root = tmp_path / "autograder"
-    for sub in ("submission", "results"):
-        (root / sub).mkdir(parents=True)
-    result = subprocess.run(
-        ["bash", str(EXAMPLES / "ci" / "gradescope" / "run_autograder")],
-        env=_env(AUTOGRADER=str(root)),
-        capture_output=True,
-        text=True,
-    )
-    assert result.returncode == 0
-    assert json.loads((root / "results" / "results.json").read_text())["score"] == 0
-
-
 def test_batch_example(tmp_path: Path, reference_dir: Path) -> None:
     room = tmp_path / "submissions"
     for name, source in (("ann", "solution.py"), ("ben", "wrong/truncation.py")):
@@ -180,35 +95,3 @@ def _python_310() -> str | None:
         if candidate.is_file():
             return str(candidate)
     return None
-
-
-@pytest.mark.slow
-def test_gradescope_autograder_on_python_310(tmp_path: Path, reference_dir: Path) -> None:
-    """setup.sh's install (from this checkout instead of the course's git URL) into a 3.10 venv,
-    then run_autograder on a submission folder that also holds a helpers.py."""
-    python = _python_310()
-    if python is None:
-        pytest.skip("no Python 3.10 on this machine")
-    root = tmp_path / "autograder"
-    for sub in ("submission", "results"):
-        (root / sub).mkdir(parents=True)
-    subprocess.run([python, "-m", "venv", str(root / "venv")], check=True)
-    setup = (EXAMPLES / "ci" / "gradescope" / "setup.sh").read_text()
-    install = next(line for line in setup.splitlines() if "/venv/bin/pip install" in line)
-    assert install.startswith('/autograder/venv/bin/pip install "grade-autograder @ ')
-    subprocess.run(
-        [
-            str(root / "venv" / "bin" / "pip"),
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            str(Path(__file__).resolve().parent.parent),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    shutil.copy(reference_dir / "quantize" / "solution.py", root / "submission" / "quantize.py")
-    (root / "submission" / "helpers.py").write_text("def fmt(x):\n    return f'{x:.5f}'\n")
-    result, results = _run_autograder(root, {"PATH": os.defpath, "AUTOGRADER": str(root)})
-    assert "grading quantize.py" in result.stdout
-    assert results["score"] == sum(t["max_score"] for t in results["tests"]) > 0
