@@ -84,6 +84,7 @@ def judge(output: str, k: int, vocabulary: dict[str, str], expected: list[Decima
         raise Rejected(f"printed nothing; expected {k} lines 'TOKEN LOGIT'")
     printed: dict[str, int] = {}  # token -> the line it is on
     values: list[Decimal] = []
+    entries: list[tuple[str, str]] = []
     for number, line in enumerate(lines, start=1):
         if not line:
             raise Rejected(f"line {number} is empty; print exactly {k} lines 'TOKEN LOGIT'")
@@ -106,13 +107,13 @@ def judge(output: str, k: int, vocabulary: dict[str, str], expected: list[Decima
             )
         current = value(logit)
         if values and current > values[-1]:
-            before = lines[number - 2]
             raise Rejected(
-                f"line {number}: {line} is higher than {before} on line {number - 1}; "
-                "print the highest logits first"
+                f"line {number}: {token} {logit} is higher than {' '.join(entries[-1])} on "
+                f"line {number - 1}; print the highest logits first"
             )
         printed[token] = number
         values.append(current)
+        entries.append((token, logit))
     if len(lines) != k:
         raise Rejected(f"expected {k} lines, got {len(lines)}")
     for number, (mine, best) in enumerate(zip(values, expected, strict=True), start=1):
@@ -122,10 +123,10 @@ def judge(output: str, k: int, vocabulary: dict[str, str], expected: list[Decima
             missed = max(
                 (t for t in vocabulary if t not in printed), key=lambda t: value(vocabulary[t])
             )
+            token, logit = entries[number - 1]
             raise Rejected(
-                f"line {number}: token {lines[number - 1].split(' ')[0]} has logit "
-                f"{lines[number - 1].split(' ')[1]}, but {missed} with {vocabulary[missed]} "
-                "was left out"
+                f"line {number}: token {token} has logit {logit}, but {missed} with "
+                f"{vocabulary[missed]} was left out"
             )
 
 
