@@ -22,6 +22,7 @@ from pathlib import Path
 
 from .cases import exercise_cases
 from .checker import comparator_for
+from .diagnose import advise
 from .errors import GraderError, SubmissionError
 from .judge import grader_error, judge, skipped
 from .records import Case, CaseOutcome, Report, Verdict
@@ -178,6 +179,7 @@ def run_case(plan: Plan, script: Path, case: Case, budget: Budget | None = None)
     try:
         run = plan.runner([plan.python, str(script)], stdin=case.input, limits=plan.limits)
         outcome = judge(case, run, comparator_for(plan, case), plan.limits)
+        outcome = replace(outcome, advice=advise(outcome, script))
     except GraderError as exc:
         outcome = grader_error(case, str(exc))
     except Exception as exc:  # one broken case must not stop the others

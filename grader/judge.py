@@ -22,13 +22,23 @@ def judge(case: Case, run: RunResult, comparator: Comparator, limits: Limits) ->
     stdout, stderr = decode(run.stdout), decode(run.stderr)
     comparison: Comparison | None = None
     if run.limit_hit is LimitHit.WALL_TIME:
-        verdict, message = Verdict.TIMEOUT, f"no answer within {limits.time_s:g} s; stopped"
+        verdict = Verdict.TIMEOUT
+        message = f"no answer within {limits.time_s:g} s; stopped {_progress(case, stdout)}"
+        if run.cpu_s < limits.time_s / 4:  # it mostly waited: for input that never comes?
+            message += (
+                f" (it was waiting, not computing: {run.cpu_s:.2f} s of CPU; "
+                "does it read more lines than the input has?)"
+            )
     elif run.limit_hit is LimitHit.CPU_TIME:
         verdict = Verdict.TIMEOUT
-        message = f"used more than {limits.time_s:g} s of CPU time; stopped"
+        message = (
+            f"used more than {limits.time_s:g} s of CPU time; stopped {_progress(case, stdout)} "
+            "(computing all along: an endless loop, or too slow an approach)"
+        )
     elif run.limit_hit is LimitHit.OUTPUT:
         verdict = Verdict.OUTPUT_LIMIT
-        message = f"printed more than {limits.output_kb} KB on stdout or stderr"
+        stream = run.over or "stdout or stderr"
+        message = f"printed more than {limits.output_kb} KB on {stream}; stopped"
     elif run.limit_hit is LimitHit.MEMORY:
         verdict = Verdict.MEMORY_LIMIT
         message = f"ran out of memory (limit {limits.memory_mb} MB): {last_line(stderr)}"
@@ -57,6 +67,13 @@ def judge(case: Case, run: RunResult, comparator: Comparator, limits: Limits) ->
         stderr=stderr,
         comparison=comparison,
     )
+
+
+def _progress(case: Case, stdout: str) -> str:
+    """How far it got: the lines printed against the lines expected."""
+    printed = len(stdout.splitlines())
+    expected = len(case.expected.splitlines())
+    return f"after printing {printed} of the {expected} expected line{'s' * (expected != 1)}"
 
 
 def _right_anyway(comparator: Comparator, expected: str, stdout: str) -> bool:

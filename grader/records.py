@@ -115,6 +115,7 @@ class CaseOutcome:
     stdout: str = ""
     stderr: str = ""
     comparison: Comparison | None = None
+    advice: str | None = None  # a recognised mistake's targeted message (diagnose.py)
 
     @property
     def passed(self) -> bool:
@@ -148,6 +149,7 @@ class CaseOutcome:
             stdout=self.stdout if shown else "",
             stderr=self.stderr if shown else "",
             comparison=self.comparison if shown else None,
+            advice=self.advice if shown else None,
         )
 
 
@@ -169,6 +171,7 @@ class CaseFeedback:
     stdout: str = ""
     stderr: str = ""
     comparison: Comparison | None = None
+    advice: str | None = None
 
     @property
     def passed(self) -> bool:

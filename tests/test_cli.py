@@ -46,7 +46,7 @@ def test_a_failure_exits_1() -> None:
     result = grade_cli("add", str(WRONG), env=IN_COURSE)
     assert result.exit_code == 1
     assert "wrong_answer" in result.stdout
-    assert "hint      Add every number on the line, the last one included." in result.stdout
+    assert "hint      this case checks: Add every number on the line, the last one" in result.stdout
 
 
 def test_json_shape_for_ci(tmp_path: Path) -> None:

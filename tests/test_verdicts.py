@@ -85,7 +85,8 @@ def test_cpu_time_limit_is_its_own_verdict(sample: Plan) -> None:
     """SIGXCPU (the CPU-time rlimit) is told apart from the wall clock and from a crash."""
     verdict, message = verdict_of(replace(sample, limits=Limits(time_s=20)), "cpu_time_limit.py")
     assert verdict is Verdict.TIMEOUT
-    assert message == "used more than 20 s of CPU time; stopped"
+    assert message.startswith("used more than 20 s of CPU time; stopped after printing 0 of the")
+    assert message.endswith("(computing all along: an endless loop, or too slow an approach)")
 
 
 @pytest.mark.parametrize("name", ["alloc_4gb.py", "numpy_alloc_4gb.py"])

@@ -8,12 +8,14 @@ Student-controlled text goes through ``safe`` and into ``Text`` objects, never i
 from __future__ import annotations
 
 import io
+import re
 
 from rich.console import Console
 from rich.text import Text
 
 from ..compare import TOKEN
 from ..records import CaseFeedback, Comparison, Feedback, Mismatch, Verdict
+from ..text import last_line
 from .escape import safe, shorten
 
 INPUT_LINES = 6
@@ -49,20 +51,56 @@ def render_text(feedback: Feedback) -> Text:
             out.append(f"     {safe(line)}\n")
         out.append("\n")
     title_width = min(48, max((len(safe(c.title)) for c in feedback.cases), default=10))
+    groups = same_mistake(feedback.cases)
     for outcome in feedback.cases:
         style = _STYLE[outcome.verdict]
         out.append(f" {_mark(outcome)} ", style=style)
         out.append(shorten(safe(outcome.title), title_width).ljust(title_width))
         out.append(f"  {outcome.verdict.value:<13}", style=style)
         out.append(f" {outcome.time_s:6.2f} s\n", style="dim")
-        if not outcome.passed and not feedback.compile_error:
+        if outcome.passed or feedback.compile_error:
+            continue
+        group = groups.get(outcome.name)
+        if group is None:
             _details(out, outcome)
+        elif group[0] == outcome.name:  # the first of its kind: in full, then where else
+            _details(out, outcome)
+            _row(out, "also in", ", ".join(safe(n) for n in group[1:]), "dim")
+        else:
+            _row(out, "", f"the same mistake as {safe(group[0])}, above", "dim")
     out.append("\n")
     summary_style = "bold green" if feedback.passed == feedback.total else "bold red"
     out.append(f"{feedback.passed}/{feedback.total} cases passed", style=summary_style)
     points = f"{_num(feedback.points)}/{_num(feedback.max_points)} points"
     out.append(f", score {feedback.score:.2f} ({points})\n")
     return out
+
+
+def _shape(text: str | None) -> str:
+    """A token with its digits blurred: "group 0:" and "group 3:" are the same mistake."""
+    return re.sub(r"-?[0-9]+", "0", text or "")
+
+
+def _signature(c: CaseFeedback) -> tuple[object, ...] | None:
+    """What makes two failures the same mistake; None for one that is not compared."""
+    if not c.details_shown or c.verdict in (Verdict.PASSED, Verdict.SKIPPED):
+        return None
+    if c.comparison is not None and not c.comparison.ok:
+        m = c.comparison
+        return (c.verdict, m.kind, m.line, m.token, _shape(m.expected), _shape(m.got))
+    if c.verdict is Verdict.RUNTIME_ERROR:
+        return (c.verdict, last_line(c.stderr) or c.message)
+    return (c.verdict, _shape(c.message))
+
+
+def same_mistake(cases: tuple[CaseFeedback, ...]) -> dict[str, list[str]]:
+    """Each failing case that shares its mistake with another: name -> the group's names."""
+    by_signature: dict[tuple[object, ...], list[str]] = {}
+    for c in cases:
+        signature = _signature(c)
+        if signature is not None:
+            by_signature.setdefault(signature, []).append(c.name)
+    return {n: names for names in by_signature.values() if len(names) > 1 for n in names}
 
 
 def render_plain(feedback: Feedback) -> str:
@@ -132,8 +170,15 @@ def _details(out: Text, outcome: CaseFeedback) -> None:
         _diff(out, outcome.comparison)
     if outcome.verdict is Verdict.RUNTIME_ERROR and outcome.stderr.strip():
         _block(out, "stderr", outcome.stderr, STDERR_LINES, tail=True)
-    if outcome.hint:
-        _row(out, "hint", outcome.hint, "cyan")
+    if outcome.verdict is Verdict.TIMEOUT and outcome.stdout.strip():
+        _block(out, "printed", outcome.stdout, INPUT_LINES, tail=True)  # where it stopped
+    if outcome.verdict is Verdict.OUTPUT_LIMIT:
+        stream = outcome.stderr if " on stderr;" in outcome.message else outcome.stdout
+        _block(out, "printed", stream, INPUT_LINES)  # how it began: usually a loop's output
+    if outcome.advice:
+        _row(out, "advice", safe(outcome.advice), "bold cyan")
+    if outcome.hint and outcome.verdict is Verdict.WRONG_ANSWER:  # about the answer, not a crash
+        _row(out, "hint", f"this case checks: {outcome.hint}", "cyan")
 
 
 def _token_span(line: str, index: int) -> tuple[int, int] | None:

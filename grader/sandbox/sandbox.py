@@ -379,6 +379,8 @@ class Sandbox:
             stdout=stdout,
             stderr=stderr,
             limit_hit=hit,
+            cpu_s=round(done.cpu_s, 3),
+            over="stdout" if out_over else "stderr" if err_over else None,
         )
         return result, failure
 

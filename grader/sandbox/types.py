@@ -68,6 +68,8 @@ class RunResult:
     stdout: bytes  # at most the output limit
     stderr: bytes  # at most the output limit
     limit_hit: LimitHit | None = None
+    cpu_s: float = 0.0  # beside wall_s: tells a stuck run (waiting) from a slow one (computing)
+    over: str | None = None  # "stdout" or "stderr": the stream over the output limit
 
     @property
     def crashed(self) -> bool:

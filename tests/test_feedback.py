@@ -1,0 +1,87 @@
+"""Feedback that teaches: one message per mistake, advice for recognised mistakes, and evidence
+for time-outs and output floods. Real scripts, graded by the real CLI on the fixture course."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from conftest import COURSE
+
+from grader.cli import cli
+
+
+def grade(script: Path, *args: str) -> Result:
+    argv = ["add", str(script), "--root", str(COURSE), "--format", "plain", *args]
+    return CliRunner().invoke(cli, argv, catch_exceptions=False)
+
+
+def script(tmp_path: Path, source: str, name: str = "mine.py") -> Path:
+    path = tmp_path / name
+    path.write_text(source)
+    return path
+
+
+def test_the_same_mistake_is_shown_once(tmp_path: Path) -> None:
+    off_by_one = script(tmp_path, "print(sum(int(x) for x in input().split()) + 1)\n")
+    out = grade(off_by_one).stdout
+    assert out.count("problem") == 1
+    assert "also in   02-negative, 03-single" in out
+    assert out.count("the same mistake as 01-sample, above") == 2
+    assert out.count("this case checks:") == 1  # the hint of the case shown
+
+
+def test_a_compile_error_is_said_once_without_hints(tmp_path: Path) -> None:
+    out = grade(script(tmp_path, "def f(:\n    pass\n")).stdout
+    assert out.count("does not compile") == 1
+    assert "hint" not in out and "problem" not in out
+
+
+@pytest.mark.parametrize(
+    ("source", "advice"),
+    [
+        (
+            "print(sum(int(x) for x in input('numbers? ').split()))\n",
+            "advice    the first line starts with 'numbers?', which the statement does not ask",
+        ),
+        (
+            "n = input().split()\nprint('read', n)\nprint(sum(map(int, n)))\n",
+            "advice    1 line came before the expected line 1: a prompt",
+        ),
+        (
+            "def solve(line):\n    return sum(map(int, line.split()))\n\nsolve(input())\n",
+            "advice    it printed nothing on stdout: is the answer print()ed",
+        ),
+        (
+            "from helpers import total\nprint(total(input()))\n",
+            "advice    only the submitted file is graded: helpers beside it is not there",
+        ),
+    ],
+    ids=["prompt", "debug print", "empty output", "sibling module"],
+)
+def test_recognised_mistakes_get_their_advice(tmp_path: Path, source: str, advice: str) -> None:
+    (tmp_path / "helpers.py").write_text(
+        "def total(line):\n    return sum(map(int, line.split()))\n"
+    )
+    result = grade(script(tmp_path, source))
+    assert result.exit_code == 1
+    assert advice in result.stdout
+
+
+def test_a_timeout_says_how_far_it_got(tmp_path: Path) -> None:
+    slow = script(
+        tmp_path,
+        "import time\nprint('partial answer', flush=True)\ntime.sleep(300)\n",
+    )
+    out = grade(slow, "--timeout", "1", "-j", "4").stdout
+    assert "no answer within 1 s; stopped after printing 1 of the 1 expected line" in out
+    assert "(it was waiting, not computing" in out
+    assert "printed   partial answer" in out
+
+
+def test_an_output_flood_names_its_stream_and_shows_its_head(tmp_path: Path) -> None:
+    flood = script(tmp_path, "import sys\nwhile True:\n    sys.stderr.write('tick\\n')\n")
+    out = grade(flood, "--timeout", "5").stdout
+    assert "printed more than 1024 KB on stderr; stopped" in out
+    assert "printed   tick" in out
