@@ -24,6 +24,8 @@ def _extra_lines_first(outcome: CaseOutcome, script: Path) -> str | None:
     c = outcome.comparison
     if outcome.verdict is not Verdict.WRONG_ANSWER or c is None or c.line is None:
         return None
+    if c.kind is Mismatch.CHECKER:  # several answers are right: no line is "the" expected one
+        return None
     want, got = normalise(outcome.case.expected), normalise(outcome.stdout)
     line = c.line - 1
     if line >= len(want) or want[line] not in got[line + 1 :]:
@@ -40,6 +42,8 @@ def _prompt_glued(outcome: CaseOutcome, script: Path) -> str | None:
     """input("weights? ") prints its prompt without a newline: it sticks to the first line."""
     c = outcome.comparison
     if outcome.verdict is not Verdict.WRONG_ANSWER or c is None or c.line != 1:
+        return None
+    if c.kind is Mismatch.CHECKER:
         return None
     want, got = normalise(outcome.case.expected), normalise(outcome.stdout)
     if not want or not got or got[0] == want[0] or not got[0].endswith(want[0]):

@@ -167,7 +167,7 @@ def _details(out: Text, outcome: CaseFeedback) -> None:
     if outcome.verdict not in (Verdict.GRADER_ERROR, Verdict.SKIPPED):  # nothing ran on it
         _block(out, "input", outcome.input, INPUT_LINES)
     if outcome.comparison is not None and not outcome.comparison.ok:
-        _diff(out, outcome.comparison)
+        _diff(out, outcome.comparison, outcome.stdout)
     if outcome.verdict is Verdict.RUNTIME_ERROR and outcome.stderr.strip():
         _block(out, "stderr", outcome.stderr, STDERR_LINES, tail=True)
     if outcome.verdict is Verdict.TIMEOUT and outcome.stdout.strip():
@@ -213,9 +213,9 @@ def _shown_line(line: str, token: int | None, style: str) -> tuple[Text, tuple[i
     return shown, span
 
 
-def _diff(out: Text, c: Comparison) -> None:
-    if c.kind is Mismatch.CHECKER:  # several answers are right: there is no one expected line
-        _row(out, "got", _shown_line(c.got_line or "", None, "red")[0])
+def _diff(out: Text, c: Comparison, stdout: str) -> None:
+    if c.kind is Mismatch.CHECKER:  # several answers are right: no one expected line to show
+        _block(out, "got", stdout, INPUT_LINES)
         return
     if c.kind in (Mismatch.MISSING_LINE, Mismatch.EXTRA_LINE):
         label = "expected" if c.kind is Mismatch.MISSING_LINE else "got"
