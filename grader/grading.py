@@ -107,6 +107,7 @@ class Plan:
     sandbox: Sandbox | None = field(default=None, repr=False)
     python: str = sys.executable
     skip_after_timeout: bool = False  # a submission's remaining cases, once one timed out
+    stop_after_failure: bool = False  # -x: the cases after the first that does not pass
     max_time_per_submission: float | None = None  # seconds of runs, then the rest is skipped
 
     def notice(self) -> str | None:
@@ -156,13 +157,20 @@ class Budget:
         self._lock = threading.Lock()
         self._used = 0.0
         self._stop: str | None = None
+        self._failed: tuple[int, str] | None = None  # the first failing case, in case order
 
-    def refusal(self) -> str | None:
+    def refusal(self, index: int) -> str | None:
+        """Why case ``index`` (in case order) should not run, if it should not."""
         with self._lock:
+            if self._failed is not None and index > self._failed[0]:
+                return f"not run: case {self._failed[1]} failed first (-x)"
             return self._stop
 
-    def record(self, outcome: CaseOutcome) -> None:
+    def record(self, index: int, outcome: CaseOutcome) -> None:
         with self._lock:
+            failed = self._plan.stop_after_failure and not outcome.passed
+            if failed and (self._failed is None or index < self._failed[0]):
+                self._failed = (index, outcome.case.name)
             self._used += outcome.time_s
             limit = self._plan.max_time_per_submission
             if self._plan.skip_after_timeout and outcome.verdict is Verdict.TIMEOUT:
@@ -171,9 +179,11 @@ class Budget:
                 self._stop = self._stop or f"not run: the submission's {limit:g} s were spent"
 
 
-def run_case(plan: Plan, script: Path, case: Case, budget: Budget | None = None) -> CaseOutcome:
+def run_case(
+    plan: Plan, script: Path, case: Case, budget: Budget | None = None, index: int = 0
+) -> CaseOutcome:
     """One case of one (checked) script; a fault of the grader's becomes that case's verdict."""
-    refusal = budget.refusal() if budget is not None else None
+    refusal = budget.refusal(index) if budget is not None else None
     if refusal is not None:
         return skipped(case, refusal)
     try:
@@ -185,16 +195,32 @@ def run_case(plan: Plan, script: Path, case: Case, budget: Budget | None = None)
     except Exception as exc:  # one broken case must not stop the others
         outcome = grader_error(case, f"{type(exc).__name__}: {exc}")
     if budget is not None:
-        budget.record(outcome)
+        budget.record(index, outcome)
     return outcome
 
 
 def submit_cases(
     pool: Executor, plan: Plan, script: Path, cases: Sequence[Case]
 ) -> list[Future[CaseOutcome]]:
-    limited = plan.skip_after_timeout or plan.max_time_per_submission is not None
+    limited = (
+        plan.skip_after_timeout
+        or plan.stop_after_failure
+        or plan.max_time_per_submission is not None
+    )
     budget = Budget(plan) if limited else None
-    return [pool.submit(run_case, plan, script, case, budget) for case in cases]
+    return [pool.submit(run_case, plan, script, case, budget, i) for i, case in enumerate(cases)]
+
+
+def _after_first_failure(plan: Plan, outcomes: list[CaseOutcome]) -> list[CaseOutcome]:
+    """With -x, every case after the first that did not pass is skipped, whether or not a run
+    of it had already started: the report reads as if they ran one by one."""
+    if not plan.stop_after_failure:
+        return outcomes
+    first = next((i for i, o in enumerate(outcomes) if not o.passed), None)
+    if first is None:
+        return outcomes
+    why = f"not run: case {outcomes[first].case.name} failed first (-x)"
+    return outcomes[: first + 1] + [skipped(o.case, why) for o in outcomes[first + 1 :]]
 
 
 def report(
@@ -225,9 +251,13 @@ def worker_pool(workers: int) -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=workers, initializer=_main_thread_takes_signals)
 
 
-def grade(plan: Plan, submission: Path) -> Report:
-    """Run ``submission`` on every case of the plan (``plan.jobs`` at once), in case order."""
-    return grade_many(plan, [submission])[0]
+OnCase = Callable[[CaseOutcome], None]
+
+
+def grade(plan: Plan, submission: Path, *, on_case: OnCase | None = None) -> Report:
+    """Run ``submission`` on every case of the plan (``plan.jobs`` at once), in case order;
+    ``on_case`` hears of each outcome as soon as it and the ones before it are known."""
+    return grade_many(plan, [submission], on_case=on_case)[0]
 
 
 def compile_error(submission: Path) -> str:
@@ -260,7 +290,9 @@ def not_compiled(case: Case, error: str) -> CaseOutcome:
     )
 
 
-def grade_many(plan: Plan, submissions: Sequence[Path]) -> list[Report]:
+def grade_many(
+    plan: Plan, submissions: Sequence[Path], *, on_case: OnCase | None = None
+) -> list[Report]:
     """Grade several scripts, every case-run of every one in one pool: the cores stay busy
     where one script's long case would leave the others idle. Reports keep the order given.
     A script that does not compile runs no case: each is a runtime_error saying so."""
@@ -273,10 +305,15 @@ def grade_many(plan: Plan, submissions: Sequence[Path]) -> list[Report]:
             [] if error else submit_cases(pool, plan, script, plan.cases)
             for script, error in zip(scripts, errors, strict=True)
         ]
-        outcomes = [
-            [not_compiled(c, error) for c in plan.cases] if error else [f.result() for f in each]
-            for each, error in zip(futures, errors, strict=True)
-        ]
+        outcomes = []
+        for each, error in zip(futures, errors, strict=True):
+            done: list[CaseOutcome] = []
+            for i, case in enumerate(plan.cases):
+                done.append(not_compiled(case, error) if error else each[i].result())
+                done = _after_first_failure(plan, done)
+                if on_case is not None:
+                    on_case(done[-1])
+            outcomes.append(done)
     except BaseException:  # Ctrl-C: end the runs in progress now, not at their time limit
         plan.cancel()
         raise

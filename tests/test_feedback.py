@@ -25,11 +25,15 @@ def script(tmp_path: Path, source: str, name: str = "mine.py") -> Path:
 
 def test_the_same_mistake_is_shown_once(tmp_path: Path) -> None:
     off_by_one = script(tmp_path, "print(sum(int(x) for x in input().split()) + 1)\n")
-    out = grade(off_by_one).stdout
+    out = grade(off_by_one).stdout  # printed as it goes: a repeat points back
     assert out.count("problem") == 1
-    assert "also in   02-negative, 03-single" in out
     assert out.count("the same mistake as 01-sample, above") == 2
     assert out.count("this case checks:") == 1  # the hint of the case shown
+    report = tmp_path / "report.txt"
+    assert grade(off_by_one, "--output", str(report)).exit_code == 1
+    written = report.read_text()  # written at the end: the first also lists the others
+    assert written.count("problem") == 1
+    assert "also in   02-negative, 03-single" in written
 
 
 def test_a_compile_error_is_said_once_without_hints(tmp_path: Path) -> None:

@@ -7,8 +7,9 @@ The CLI is click commands only: parse, call the library, render, exit. Commands 
 from __future__ import annotations
 
 import signal
+import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -31,9 +32,39 @@ class DefaultGroup(click.Group):
     """``grade EX FILE`` means ``grade check EX FILE``; domain errors become one line each."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args and args[0] not in self.commands and args[0] not in ("--help", "-h", "--version"):
+        if args and args[0] == "help":  # grade help [COMMAND], as git and pip take it
+            args = [*args[1:2], "--help"]
+        if args and args[0] not in self.commands and args[0] not in _GROUP_OPTIONS:
             args = [DEFAULT_COMMAND, *args]
         return super().parse_args(ctx, args)
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Click's own usage errors in grade's one style: ``grade: error: …``, exit 2."""
+        try:
+            result = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as exc:
+            where = exc.ctx.command_path if exc.ctx is not None else "grade"
+            click.echo(f"grade: error: {_sentence(exc.format_message())}", err=True)
+            click.echo(f"  (see: {where} --help)", err=True)
+            if not standalone_mode:
+                raise
+            sys.exit(ExitCode.USAGE)
+        except click.exceptions.Abort:
+            click.echo("grade: interrupted", err=True)
+            sys.exit(ExitCode.INTERRUPTED)
+        except click.ClickException as exc:
+            click.echo(f"grade: error: {_sentence(exc.format_message())}", err=True)
+            sys.exit(exc.exit_code)
+        if standalone_mode:
+            sys.exit(result if isinstance(result, int) else 0)
+        return result
 
     def invoke(self, ctx: click.Context) -> Any:
         # SIGTERM (a cancelled CI job) and SIGHUP (a closed terminal) end a command the way
@@ -55,6 +86,14 @@ class DefaultGroup(click.Group):
         finally:  # in-process callers (tests) get their own handlers back
             for signum, handler in before.items():
                 signal.signal(signum, handler)
+
+
+_GROUP_OPTIONS = ("--help", "-h", "--version", "-V")
+
+
+def _sentence(message: str) -> str:
+    """Click's messages start with a capital, grade's (like compilers') do not."""
+    return message[:1].lower() + message[1:] if message[1:2].islower() else message
 
 
 class Interruption:
@@ -180,7 +219,7 @@ def teacher_sandbox(where: Root, sandbox_mode: str | None) -> Sandbox:
 
 
 @click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="grade")
+@click.version_option(__version__, "--version", "-V", prog_name="grade")
 def cli() -> None:
     """Grade a Python script against an exercise's cases.
 

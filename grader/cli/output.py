@@ -14,7 +14,12 @@ from ..render import choose, render
 
 
 def emit(
-    feedback: Feedback, requested: str, *, output: Path | None, environ: Mapping[str, str]
+    feedback: Feedback,
+    requested: str,
+    *,
+    output: Path | None,
+    environ: Mapping[str, str],
+    verbosity: int = 0,
 ) -> None:
     """Render ``feedback`` as ``requested`` (``auto`` picks for the terminal) and write it."""
     if requested == "github" and environ.get("GITHUB_STEP_SUMMARY"):
@@ -23,9 +28,13 @@ def emit(
         with open(environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as summary:
             summary.write(render_github_summary(feedback))
     to_terminal = output is None and sys.stdout.isatty()
-    text = render(
-        choose(requested, to_terminal=to_terminal, no_color=bool(environ.get("NO_COLOR"))), feedback
-    )
+    chosen = choose(requested, to_terminal=to_terminal, no_color=bool(environ.get("NO_COLOR")))
+    if chosen in ("plain", "rich") and verbosity:  # -q and -v: the human report's own knobs
+        from ..render.text import render_plain, render_rich
+
+        text = (render_rich if chosen == "rich" else render_plain)(feedback, verbosity)
+    else:
+        text = render(chosen, feedback)
     if output is None:
         click.echo(text, nl=False)
     else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -21,6 +22,9 @@ from .base import (
     timeout_option,
 )
 from .output import emit
+
+if TYPE_CHECKING:
+    from .live import Live
 
 
 @cli.command()
@@ -42,6 +46,25 @@ from .output import emit
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the report to this file (atomically) instead of stdout.",
 )
+@click.option(
+    "-k",
+    "keywords",
+    multiple=True,
+    metavar="TEXT",
+    help="Only the cases whose name or title contains TEXT (repeatable: any of them).",
+)
+@click.option(
+    "-x", "--exitfirst", "exitfirst", is_flag=True, help="Stop at the first case that fails."
+)
+@click.option(
+    "--lf",
+    "--last-failed",
+    "last_failed",
+    is_flag=True,
+    help="Only the cases that failed the last time this file was graded (all if none did).",
+)
+@click.option("-q", "--quiet", is_flag=True, help="One line per case; the first failure in full.")
+@click.option("-v", "--verbose", is_flag=True, help="Every detail of every case, passes too.")
 @cases_option
 @timeout_option
 @jobs_option
@@ -51,6 +74,11 @@ def check(
     exercise: str,
     submission: Path,
     fmt: str,
+    keywords: tuple[str, ...],
+    exitfirst: bool,
+    last_failed: bool,
+    quiet: bool,
+    verbose: bool,
     cases_dir: Path | None,
     timeout: float | None,
     jobs: int | None,
@@ -58,18 +86,70 @@ def check(
     root: Path | None,
     output: Path | None,
 ) -> None:
-    """Grade SUBMISSION (a Python script) on EXERCISE's cases."""
+    """Grade SUBMISSION (a Python script) on EXERCISE's cases.
+
+    \b
+    A report on the terminal (or piped, in plain text) is printed as it goes: each
+    case as soon as it is done.
+    """
+    from dataclasses import replace
+
+    from .. import selection
+    from ..errors import UsageError
     from ..files import refuse_overwriting
     from ..grading import check_submission, grade
 
+    if quiet and verbose:
+        raise UsageError("-q and -v ask for opposite things: give one")
+    verbosity = -1 if quiet else 1 if verbose else 0
     spec = load(exercise, root)
     refuse_overwriting([output], [check_submission(submission)], "the submission")
     plan = plan_for(
         spec, sandbox_mode=sandbox_mode, cases_dir=cases_dir, timeout=timeout, jobs=jobs
     )
-    feedback = grade(plan, submission).feedback()
-    emit(feedback, fmt, output=output, environ=os.environ)
+    cases = selection.select(plan.cases, keywords)
+    if last_failed:
+        failed = selection.last_failed(spec.name, submission, environ=os.environ)
+        cases, note = selection.only_failed(cases, failed)
+        if note:
+            click.echo(f"grade: {note}", err=True)
+    selected = "" if len(cases) == len(plan.cases) else f"; {len(cases)} of {len(plan.cases)} cases"
+    plan = replace(plan, cases=cases, stop_after_failure=exitfirst)
+    live = _live(fmt, output, verbosity, [c.title for c in cases])
+    try:
+        if live is not None:
+            from ..grading import compile_error
+
+            live.start(spec.name, str(submission), compile_error(check_submission(submission)))
+        report = grade(plan, submission, on_case=live.on_case if live else None)
+    finally:
+        if live is not None:
+            live.stop()
+    if cases_dir is None:  # what failed on other cases says nothing of these
+        selection.remember(report, submission, environ=os.environ)
+    feedback = report.feedback()
+    if live is not None:
+        live.finish(feedback, selected)
+    else:
+        emit(feedback, fmt, output=output, environ=os.environ, verbosity=verbosity)
     sys.exit(feedback.exit_code)
+
+
+def _live(fmt: str, output: Path | None, verbosity: int, titles: list[str]) -> Live | None:
+    """The printer as-it-goes, for a human report on stdout; None for any other."""
+    from ..render import choose
+    from .live import Live
+
+    if output is not None or fmt not in ("auto", "rich", "plain"):
+        return None
+    chosen = choose(fmt, to_terminal=sys.stdout.isatty(), no_color=bool(os.environ.get("NO_COLOR")))
+    return Live(
+        titles,
+        color=chosen == "rich",
+        verbosity=verbosity,
+        out=sys.stdout,
+        status=sys.stderr if sys.stderr.isatty() else None,
+    )
 
 
 @cli.command("list")

@@ -41,38 +41,81 @@ def _mark(outcome: CaseFeedback) -> str:
     return {Verdict.GRADER_ERROR: "!", Verdict.SKIPPED: "-"}.get(outcome.verdict, "✗")
 
 
-def render_text(feedback: Feedback) -> Text:
-    out = Text()
-    out.append(f"{feedback.exercise}", style="bold")
-    out.append(f" · {safe(feedback.submission)}\n\n")
-    if feedback.compile_error:  # said once, above the cases, none of which ran
-        out.append(f" ✗ {safe(feedback.submission)} does not compile:\n", style="bold red")
-        for line in feedback.compile_error.rstrip("\n").split("\n"):
-            out.append(f"     {safe(line)}\n")
-        out.append("\n")
-    title_width = min(48, max((len(safe(c.title)) for c in feedback.cases), default=10))
-    groups = same_mistake(feedback.cases)
-    for outcome in feedback.cases:
+QUIET, NORMAL, VERBOSE = -1, 0, 1
+
+
+class TextReport:
+    """The human report, built case by case, so that a terminal can show each case as soon as
+    it is known (``grade check`` prints as it goes) and a file gets the same text at the end.
+
+    A failure that repeats an earlier one (same first mismatch, same crash) refers to it
+    instead of repeating it; ``-q`` shows one line per case and the first failure in full,
+    ``-v`` every detail of every case, passes included.
+    """
+
+    def __init__(self, titles: list[str], verbosity: int = NORMAL) -> None:
+        self.width = min(48, max((len(safe(t)) for t in titles), default=10))
+        self.verbosity = verbosity
+        self._seen: dict[tuple[object, ...], str] = {}  # mistake -> the first case showing it
+        self._shown_failure = False
+
+    def header(self, exercise: str, submission: str, compile_error: str) -> Text:
+        out = Text()
+        out.append(exercise, style="bold")
+        out.append(f" · {safe(submission)}\n\n")
+        if compile_error:  # said once, above the cases, none of which ran
+            out.append(f" ✗ {safe(submission)} does not compile:\n", style="bold red")
+            for line in compile_error.rstrip("\n").split("\n"):
+                out.append(f"     {safe(line)}\n")
+            out.append("\n")
+        return out
+
+    def case(self, outcome: CaseFeedback, *, compile_error: bool = False) -> Text:
+        out = Text()
         style = _STYLE[outcome.verdict]
         out.append(f" {_mark(outcome)} ", style=style)
-        out.append(shorten(safe(outcome.title), title_width).ljust(title_width))
+        out.append(shorten(safe(outcome.title), self.width).ljust(self.width))
         out.append(f"  {outcome.verdict.value:<13}", style=style)
         out.append(f" {outcome.time_s:6.2f} s\n", style="dim")
-        if outcome.passed or feedback.compile_error:
-            continue
+        if compile_error:
+            return out
+        if outcome.passed:
+            if self.verbosity >= VERBOSE:
+                _details(out, outcome)
+            return out
+        if self.verbosity <= QUIET and self._shown_failure:
+            return out
+        signature = _signature(outcome) if self.verbosity < VERBOSE else None
+        first = self._seen.get(signature) if signature is not None else None
+        if first is not None:
+            _row(out, "", f"the same mistake as {safe(first)}, above", "dim")
+            return out
+        if signature is not None:
+            self._seen[signature] = outcome.name
+        self._shown_failure = True
+        _details(out, outcome)
+        return out
+
+    def footer(self, feedback: Feedback, *, selected: str = "") -> Text:
+        out = Text("\n")
+        summary_style = "bold green" if feedback.passed == feedback.total else "bold red"
+        out.append(f"{feedback.passed}/{feedback.total} cases passed", style=summary_style)
+        points = f"{_num(feedback.points)}/{_num(feedback.max_points)} points"
+        out.append(f", score {feedback.score:.2f} ({points}){selected}\n")
+        return out
+
+
+def render_text(feedback: Feedback, verbosity: int = NORMAL) -> Text:
+    report = TextReport([c.title for c in feedback.cases], verbosity)
+    out = report.header(feedback.exercise, feedback.submission, feedback.compile_error)
+    grouped = verbosity == NORMAL and not feedback.compile_error
+    groups = same_mistake(feedback.cases) if grouped else {}
+    for outcome in feedback.cases:
+        out.append_text(report.case(outcome, compile_error=bool(feedback.compile_error)))
         group = groups.get(outcome.name)
-        if group is None:
-            _details(out, outcome)
-        elif group[0] == outcome.name:  # the first of its kind: in full, then where else
-            _details(out, outcome)
+        if group is not None and group[0] == outcome.name:  # written last: it waits for them
             _row(out, "also in", ", ".join(safe(n) for n in group[1:]), "dim")
-        else:
-            _row(out, "", f"the same mistake as {safe(group[0])}, above", "dim")
-    out.append("\n")
-    summary_style = "bold green" if feedback.passed == feedback.total else "bold red"
-    out.append(f"{feedback.passed}/{feedback.total} cases passed", style=summary_style)
-    points = f"{_num(feedback.points)}/{_num(feedback.max_points)} points"
-    out.append(f", score {feedback.score:.2f} ({points})\n")
+    out.append_text(report.footer(feedback))
     return out
 
 
@@ -103,18 +146,22 @@ def same_mistake(cases: tuple[CaseFeedback, ...]) -> dict[str, list[str]]:
     return {n: names for names in by_signature.values() if len(names) > 1 for n in names}
 
 
-def render_plain(feedback: Feedback) -> str:
-    return render_text(feedback).plain
+def render_plain(feedback: Feedback, verbosity: int = NORMAL) -> str:
+    return render_text(feedback, verbosity).plain
 
 
-def render_rich(feedback: Feedback) -> str:
-    """The report with ANSI colours (8 standard ones: every terminal has them)."""
+def ansi(text: Text) -> str:
+    """``text`` with ANSI colours (8 standard ones: every terminal has them)."""
     buffer = io.StringIO()
     console = Console(
         file=buffer, force_terminal=True, color_system="standard", highlight=False, soft_wrap=True
     )
-    console.print(render_text(feedback), end="")
+    console.print(text, end="")
     return buffer.getvalue()
+
+
+def render_rich(feedback: Feedback, verbosity: int = NORMAL) -> str:
+    return ansi(render_text(feedback, verbosity))
 
 
 def case_details(outcome: CaseFeedback) -> str:

@@ -1,0 +1,87 @@
+"""``grade check`` printing as it goes: the header at once, each case as soon as it and the
+ones before it are known (in case order, so the report reads as the final one), and on a
+terminal a status line on stderr while a case is running."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from typing import TextIO
+
+from rich.text import Text
+
+from ..records import CaseOutcome, Feedback
+from ..render.text import TextReport, ansi
+
+_FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+_CLEAR = "\r\x1b[K"
+
+
+class Live:
+    def __init__(
+        self,
+        titles: list[str],
+        *,
+        color: bool,
+        verbosity: int,
+        out: TextIO,
+        status: TextIO | None,
+    ) -> None:
+        self.report = TextReport(titles, verbosity)
+        self.color = color
+        self.out = out
+        self.status = status  # a terminal's stderr, for the "running" line; else None
+        self.total = len(titles)
+        self.done = 0
+        self.compile_error = False
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._spinner: threading.Thread | None = None
+
+    def _write(self, text: Text) -> None:
+        shown = ansi(text) if self.color else text.plain
+        with self._lock:
+            if self.status is not None:
+                self.status.write(_CLEAR)
+                self.status.flush()
+            self.out.write(shown)
+            self.out.flush()
+
+    def start(self, exercise: str, submission: str, compile_error: str) -> None:
+        self.compile_error = bool(compile_error)
+        self._write(self.report.header(exercise, submission, compile_error))
+        if self.status is not None and not compile_error:
+            self._spinner = threading.Thread(target=self._spin, daemon=True)
+            self._spinner.start()
+
+    def on_case(self, outcome: CaseOutcome) -> None:
+        shown = outcome.feedback()
+        if self.compile_error:
+            shown = replace(shown, hint=None)
+        self.done += 1
+        self._write(self.report.case(shown, compile_error=self.compile_error))
+
+    def _spin(self) -> None:
+        frame = 0
+        # a redraw every tenth of a second is the spinner's whole job: nothing waits on it
+        while not self._stop.wait(0.1):
+            with self._lock:
+                assert self.status is not None
+                spin = _FRAMES[frame % len(_FRAMES)]
+                self.status.write(f"{_CLEAR}{spin} running: {self.done}/{self.total} cases done")
+                self.status.flush()
+            frame += 1
+
+    def stop(self) -> None:
+        """End the status line (also when interrupted: the terminal is left clean)."""
+        self._stop.set()
+        if self._spinner is not None:
+            self._spinner.join()
+            self._spinner = None
+        if self.status is not None:
+            self.status.write(_CLEAR)
+            self.status.flush()
+
+    def finish(self, feedback: Feedback, selected: str = "") -> None:
+        self.stop()
+        self._write(self.report.footer(feedback, selected=selected))
