@@ -1,0 +1,180 @@
+"""The student's edit-grade loop through the real CLI: the report as it goes (in a pty), Ctrl-C,
+case selection (-k, -x, --lf), verbosity (-q, -v) and usage errors in one style."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from conftest import COURSE
+
+from grader.cli import cli
+
+PASSES = "print(sum(int(x) for x in input().split()))\n"
+# right but for negative numbers: fails 02-negative only
+NO_NEGATIVES = "print(sum(abs(int(x)) for x in input().split()))\n"
+
+
+def grade(script: Path, *args: str, env: dict[str, str] | None = None) -> Result:
+    argv = ["add", str(script), "--root", str(COURSE), "--format", "plain", *args]
+    return CliRunner().invoke(cli, argv, env=env, catch_exceptions=False)
+
+
+def write(tmp_path: Path, source: str, name: str = "mine.py") -> Path:
+    path = tmp_path / name
+    path.write_text(source)
+    return path
+
+
+def _read_until(fd: int, marker: bytes, seen: bytearray, proc: subprocess.Popen[bytes]) -> None:
+    """Read the pty into ``seen`` until ``marker`` shows up (bounded, in case it never does)."""
+    while marker not in seen:
+        ready, _, _ = select.select([fd], [], [], 60)
+        if not ready:
+            raise AssertionError(f"no {marker!r} within 60 s; got {bytes(seen)!r}")
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # the child closed the terminal: it ended
+            raise AssertionError(f"ended without {marker!r}: {bytes(seen)!r}") from None
+        seen += chunk
+
+
+def _start_in_pty(tmp_path: Path, fifo: Path) -> tuple[subprocess.Popen[bytes], int]:
+    """grade check on a terminal; case 02-negative waits until the test opens ``fifo``."""
+    script = write(
+        tmp_path,
+        "line = input()\n"
+        f"if line == '-5 2':\n    open({str(fifo)!r}).read()\n"
+        "print(sum(int(x) for x in line.split()))\n",
+    )
+    os.mkfifo(fifo)
+    controller, terminal = pty.openpty()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "add",
+            str(script),
+            "--root",
+            str(COURSE),
+            "--sandbox",
+            "off",
+            "--timeout",
+            "60",
+            "-j",
+            "2",
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=terminal,
+        stderr=terminal,
+        env={**os.environ, "TERM": "xterm", "NO_COLOR": "1"},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    os.close(terminal)
+    return proc, controller
+
+
+def test_each_case_is_printed_as_soon_as_it_is_known(tmp_path: Path) -> None:
+    fifo = tmp_path / "release"
+    proc, controller = _start_in_pty(tmp_path, fifo)
+    seen = bytearray()
+    try:
+        _read_until(controller, b"A first sample", seen, proc)
+        _read_until(controller, b"running:", seen, proc)  # the status line, while 02 waits
+        assert b"Negative numbers" not in seen  # 02 is still waiting on the fifo
+        with open(fifo, "w") as release:
+            release.write("go")
+        _read_until(controller, b"cases passed", seen, proc)
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(controller)
+    text = bytes(seen).decode()
+    assert text.index("A first sample") < text.index("Negative numbers") < text.index("One number")
+    assert "4/4 cases passed" in text
+
+
+def test_ctrl_c_keeps_what_was_printed_and_exits_130(tmp_path: Path) -> None:
+    proc, controller = _start_in_pty(tmp_path, tmp_path / "never")
+    seen = bytearray()
+    try:
+        _read_until(controller, b"A first sample", seen, proc)
+        os.kill(proc.pid, signal.SIGINT)
+        _read_until(controller, b"grade: interrupted", seen, proc)
+        assert proc.wait(timeout=30) == 130  # a bound far below the 60 s limit of the run
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(controller)
+    assert b"Traceback" not in seen
+
+
+def test_k_selects_cases_by_name_or_title(tmp_path: Path) -> None:
+    result = grade(write(tmp_path, PASSES), "-k", "negative", "-k", "SINGLE", "--format", "json")
+    assert [c["name"] for c in json.loads(result.stdout)["cases"]] == ["02-negative", "03-single"]
+    none = grade(write(tmp_path, PASSES), "-k", "nothing-like-it")
+    assert none.exit_code == 2
+    assert "no case matches -k nothing-like-it (the cases: 01-sample," in none.stderr
+
+
+def test_x_stops_at_the_first_failure(tmp_path: Path) -> None:
+    result = grade(write(tmp_path, NO_NEGATIVES), "-x", "--format", "json")
+    statuses = [c["status"] for c in json.loads(result.stdout)["cases"]]
+    assert statuses == ["passed", "wrong_answer", "skipped", "skipped"]
+    assert json.loads(result.stdout)["cases"][2]["message"] == (
+        "not run: case 02-negative failed first (-x)"
+    )
+
+
+def test_lf_reruns_what_failed_last_time(tmp_path: Path) -> None:
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    script = write(tmp_path, NO_NEGATIVES)
+    first = grade(script, "--lf", "--format", "json", env=env)
+    assert "--lf: no earlier run of this submission here; running every case" in first.stderr
+    assert len(json.loads(first.stdout)["cases"]) == 4
+    again = grade(script, "--lf", "--format", "json", env=env)
+    assert [c["name"] for c in json.loads(again.stdout)["cases"]] == ["02-negative"]
+    script.write_text(PASSES)
+    fixed = grade(script, "--lf", "--format", "json", env=env)
+    assert fixed.exit_code == 0
+    after = grade(script, "--lf", "--format", "json", env=env)
+    assert "--lf: every case passed last time; running every case" in after.stderr
+    assert len(json.loads(after.stdout)["cases"]) == 4
+
+
+def test_q_shows_one_line_per_case_and_v_every_detail(tmp_path: Path) -> None:
+    wrong = write(tmp_path, "print(0)\n")
+    quiet = grade(wrong, "-q").stdout
+    assert quiet.count("problem") == 1  # the first failure in full, then one line each
+    assert len(quiet.splitlines()) < len(grade(wrong).stdout.splitlines())
+    verbose = grade(write(tmp_path, PASSES, "right.py"), "-v").stdout
+    assert verbose.count("input     ") == 3  # the passing cases' details too (not the hidden one's)
+    assert grade(wrong, "-q", "-v").exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "expected"),
+    [
+        (["check", "--bogus", "add", "x.py"], 2, "grade: error: no such option '--bogus'"),
+        (["add"], 2, "grade: error: missing argument 'SUBMISSION'"),
+        (["add", "x.py", "--format", "nope"], 2, "grade: error: invalid value for '--format'"),
+        (["help"], 0, "Usage: grade [OPTIONS] COMMAND [ARGS]..."),
+        (["help", "batch"], 0, "Usage: grade batch [OPTIONS] EXERCISE"),
+        (["-V"], 0, "grade, version"),
+    ],
+)
+def test_usage_errors_come_in_one_style(argv: list[str], code: int, expected: str) -> None:
+    result = CliRunner().invoke(cli, argv, prog_name="grade")
+    assert result.exit_code == code
+    assert expected in result.output
+    assert "Error:" not in result.output  # click's own style
