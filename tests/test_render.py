@@ -129,6 +129,7 @@ GOLDEN_FILES = {
     "junit": "report_junit.xml",
     "gradescope": "report_gradescope.json",
     "github": "report_github.txt",
+    "html": "report.html",
 }
 
 

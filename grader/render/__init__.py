@@ -41,6 +41,7 @@ FORMATS: Mapping[str, Format] = MappingProxyType(
             Format("junit", "junit", "render_junit", "JUnit XML for GitLab, Jenkins and others"),
             Format("gradescope", "gradescope", "render_gradescope", "Gradescope's results.json"),
             Format("github", "github", "render_github", "GitHub Actions annotations"),
+            Format("html", "html", "render_html", "a self-contained page to open in a browser"),
         )
     }
 )
