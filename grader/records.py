@@ -150,6 +150,7 @@ class CaseOutcome:
             stderr=self.stderr if shown else "",
             comparison=self.comparison if shown else None,
             advice=self.advice if shown else None,
+            expected=case.expected if shown else "",
         )
 
 
@@ -172,6 +173,7 @@ class CaseFeedback:
     stderr: str = ""
     comparison: Comparison | None = None
     advice: str | None = None
+    expected: str = ""  # the whole expected output, for --diff
 
     @property
     def passed(self) -> bool:

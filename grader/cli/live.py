@@ -24,10 +24,11 @@ class Live:
         *,
         color: bool,
         verbosity: int,
+        diff: bool = False,
         out: TextIO,
         status: TextIO | None,
     ) -> None:
-        self.report = TextReport(titles, verbosity)
+        self.report = TextReport(titles, verbosity, diff=diff)
         self.color = color
         self.out = out
         self.status = status  # a terminal's stderr, for the "running" line; else None

@@ -20,6 +20,7 @@ def emit(
     output: Path | None,
     environ: Mapping[str, str],
     verbosity: int = 0,
+    diff: bool = False,
 ) -> None:
     """Render ``feedback`` as ``requested`` (``auto`` picks for the terminal) and write it."""
     if requested == "github" and environ.get("GITHUB_STEP_SUMMARY"):
@@ -29,10 +30,10 @@ def emit(
             summary.write(render_github_summary(feedback))
     to_terminal = output is None and sys.stdout.isatty()
     chosen = choose(requested, to_terminal=to_terminal, no_color=bool(environ.get("NO_COLOR")))
-    if chosen in ("plain", "rich") and verbosity:  # -q and -v: the human report's own knobs
+    if chosen in ("plain", "rich") and (verbosity or diff):  # the human report's own knobs
         from ..render.text import render_plain, render_rich
 
-        text = (render_rich if chosen == "rich" else render_plain)(feedback, verbosity)
+        text = (render_rich if chosen == "rich" else render_plain)(feedback, verbosity, diff=diff)
     else:
         text = render(chosen, feedback)
     if output is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -65,6 +65,11 @@ if TYPE_CHECKING:
 )
 @click.option("-q", "--quiet", is_flag=True, help="One line per case; the first failure in full.")
 @click.option("-v", "--verbose", is_flag=True, help="Every detail of every case, passes too.")
+@click.option(
+    "--diff",
+    is_flag=True,
+    help="The whole expected and actual output of a failing case, as a diff.",
+)
 @cases_option
 @timeout_option
 @jobs_option
@@ -79,6 +84,7 @@ def check(
     last_failed: bool,
     quiet: bool,
     verbose: bool,
+    diff: bool,
     cases_dir: Path | None,
     timeout: float | None,
     jobs: int | None,
@@ -115,7 +121,7 @@ def check(
             click.echo(f"grade: {note}", err=True)
     selected = "" if len(cases) == len(plan.cases) else f"; {len(cases)} of {len(plan.cases)} cases"
     plan = replace(plan, cases=cases, stop_after_failure=exitfirst)
-    live = _live(fmt, output, verbosity, [c.title for c in cases])
+    live = _live(fmt, output, verbosity, diff, [c.title for c in cases])
     try:
         if live is not None:
             from ..grading import compile_error
@@ -131,11 +137,13 @@ def check(
     if live is not None:
         live.finish(feedback, selected)
     else:
-        emit(feedback, fmt, output=output, environ=os.environ, verbosity=verbosity)
+        emit(feedback, fmt, output=output, environ=os.environ, verbosity=verbosity, diff=diff)
     sys.exit(feedback.exit_code)
 
 
-def _live(fmt: str, output: Path | None, verbosity: int, titles: list[str]) -> Live | None:
+def _live(
+    fmt: str, output: Path | None, verbosity: int, diff: bool, titles: list[str]
+) -> Live | None:
     """The printer as-it-goes, for a human report on stdout; None for any other."""
     from ..render import choose
     from .live import Live
@@ -147,6 +155,7 @@ def _live(fmt: str, output: Path | None, verbosity: int, titles: list[str]) -> L
         titles,
         color=chosen == "rich",
         verbosity=verbosity,
+        diff=diff,
         out=sys.stdout,
         status=sys.stderr if sys.stderr.isatty() else None,
     )
@@ -177,10 +186,17 @@ def list_exercises(root: Path | None) -> None:
 
 @cli.command()
 @click.argument("exercise")
+@click.option(
+    "--samples",
+    "samples_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Also write the sample cases into this folder, as NAME.in and NAME.out.",
+)
 @root_option
-def show(exercise: str, root: Path | None) -> None:
+def show(exercise: str, samples_dir: Path | None, root: Path | None) -> None:
     """Print EXERCISE's statement and its sample cases."""
     from ..cases import exercise_cases
+    from ..files import write_atomically
     from ..records import SHOWS_DETAILS
     from ..spec import load_exercise
     from ..text import decode
@@ -188,13 +204,63 @@ def show(exercise: str, root: Path | None) -> None:
     spec = load_exercise(exercise, resolve_root(root))
     click.echo(f"{spec.title} ({spec.name})\n")
     click.echo(spec.statement.rstrip() + "\n")
-    for case in exercise_cases(spec):
-        if case.sample and SHOWS_DETAILS[case.visibility]:
-            click.echo(f"Sample: {case.title} ({case.name})")
-            click.echo("  input:")
-            click.echo(_indent(decode(case.input)))
-            click.echo("  output:")
-            click.echo(_indent(case.expected))
+    samples = [c for c in exercise_cases(spec) if c.sample and SHOWS_DETAILS[c.visibility]]
+    for case in samples:
+        click.echo(f"Sample: {case.title} ({case.name})")
+        click.echo("  input:")
+        click.echo(_indent(decode(case.input)))
+        click.echo("  output:")
+        click.echo(_indent(case.expected))
+    if samples_dir is not None:
+        samples_dir.mkdir(parents=True, exist_ok=True)
+        for case in samples:
+            write_atomically(samples_dir / f"{case.name}.in", case.input)
+            write_atomically(samples_dir / f"{case.name}.out", case.expected)
+            click.echo(f"wrote {(samples_dir / case.name).absolute()}.in and .out", err=True)
+
+
+@cli.command("run")
+@click.argument("exercise")
+@click.argument("submission", type=click.Path(path_type=Path))
+@click.option(
+    "--input",
+    "input_file",
+    type=click.File("rb"),
+    help="The input to give it: a file, or - for stdin (the default when stdin is piped).",
+)
+@timeout_option
+@sandbox_option
+@root_option
+def run_command(
+    exercise: str,
+    submission: Path,
+    input_file: Any,
+    timeout: float | None,
+    sandbox_mode: str | None,
+    root: Path | None,
+) -> None:
+    """Run SUBMISSION on an input of your own, in the same sandbox and limits as grading.
+
+    Shows its output; where the exercise's reference solution is at hand (a teacher's
+    copy), also the reference's output and how the two compare.
+    """
+    from ..errors import UsageError
+    from ..grading import check_submission
+    from ..playground import try_input
+
+    spec = load(exercise, root)
+    script = check_submission(submission)
+    if input_file is None:
+        if sys.stdin.isatty():
+            raise UsageError("give the input with --input FILE, or pipe it: grade run EX FILE < in")
+        input_file = sys.stdin.buffer
+    data = input_file.read()
+    plan = plan_for(spec, sandbox_mode=sandbox_mode, timeout=timeout, jobs=1)
+    tried = try_input(plan, script, data)
+    if tried.invalid:
+        click.echo(f"grade: note: this input is outside the statement: {tried.invalid}", err=True)
+    click.echo(tried.render(), nl=False)
+    sys.exit(tried.exit_code)
 
 
 def _indent(text: str) -> str:

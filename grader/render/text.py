@@ -7,13 +7,14 @@ Student-controlled text goes through ``safe`` and into ``Text`` objects, never i
 
 from __future__ import annotations
 
+import difflib
 import io
 import re
 
 from rich.console import Console
 from rich.text import Text
 
-from ..compare import TOKEN
+from ..compare import TOKEN, normalise, tokens
 from ..records import CaseFeedback, Comparison, Feedback, Mismatch, Verdict
 from ..text import last_line
 from .escape import safe, shorten
@@ -53,9 +54,10 @@ class TextReport:
     ``-v`` every detail of every case, passes included.
     """
 
-    def __init__(self, titles: list[str], verbosity: int = NORMAL) -> None:
+    def __init__(self, titles: list[str], verbosity: int = NORMAL, *, diff: bool = False) -> None:
         self.width = min(48, max((len(safe(t)) for t in titles), default=10))
         self.verbosity = verbosity
+        self.diff = diff  # the whole expected and actual output, under each shown failure
         self._seen: dict[tuple[object, ...], str] = {}  # mistake -> the first case showing it
         self._shown_failure = False
 
@@ -94,6 +96,8 @@ class TextReport:
             self._seen[signature] = outcome.name
         self._shown_failure = True
         _details(out, outcome)
+        if self.diff and outcome.details_shown and outcome.comparison is not None:
+            full_diff(out, outcome.expected, outcome.stdout)
         return out
 
     def footer(self, feedback: Feedback, *, selected: str = "") -> Text:
@@ -105,8 +109,45 @@ class TextReport:
         return out
 
 
-def render_text(feedback: Feedback, verbosity: int = NORMAL) -> Text:
-    report = TextReport([c.title for c in feedback.cases], verbosity)
+def full_diff(out: Text, expected: str, got: str) -> None:
+    """Expected and actual output in full, as a unified diff of their normalised lines, the
+    differing tokens of a changed line marked."""
+    want, have = normalise(expected), normalise(got)
+    out.append("     ── expected (-) and your output (+), in full ──\n", style="dim")
+    matcher = difflib.SequenceMatcher(a=want, b=have, autojunk=False)
+    for op, a0, a1, b0, b1 in matcher.get_opcodes():
+        if op == "equal":
+            for line in want[a0:a1]:
+                out.append(f"       {shorten(safe(line), LINE_WIDTH)}\n", style="dim")
+            continue
+        old, new = want[a0:a1], have[b0:b1]
+        paired = op == "replace"
+        for i, line in enumerate(old):
+            _diff_line(out, "-", line, new[i] if paired and i < len(new) else None, "green")
+        for i, line in enumerate(new):
+            _diff_line(out, "+", line, old[i] if paired and i < len(old) else None, "red")
+
+
+def _diff_line(out: Text, sign: str, line: str, other: str | None, style: str) -> None:
+    """One line of the diff; a changed line of the output gets carets under the tokens that
+    differ from the expected line's (the colour alone would not survive a log)."""
+    out.append(f"     {sign} ", style=style)
+    theirs = tokens(other) if other is not None else None
+    start, carets = 0, ""
+    for n, match in enumerate(TOKEN.finditer(line)):
+        gap, word = safe(line[start : match.start()]), safe(match.group())
+        differs = theirs is None or n >= len(theirs) or theirs[n] != match.group()
+        out.append(gap)
+        out.append(word, style=f"bold {style}" if differs else "")
+        carets += " " * len(gap) + ("^" if differs else " ") * len(word)
+        start = match.end()
+    out.append(safe(line[start:]) + "\n")
+    if sign == "+" and theirs is not None and carets.strip():
+        out.append(f"       {carets.rstrip()}\n", style=f"bold {style}")
+
+
+def render_text(feedback: Feedback, verbosity: int = NORMAL, *, diff: bool = False) -> Text:
+    report = TextReport([c.title for c in feedback.cases], verbosity, diff=diff)
     out = report.header(feedback.exercise, feedback.submission, feedback.compile_error)
     grouped = verbosity == NORMAL and not feedback.compile_error
     groups = same_mistake(feedback.cases) if grouped else {}
@@ -146,8 +187,8 @@ def same_mistake(cases: tuple[CaseFeedback, ...]) -> dict[str, list[str]]:
     return {n: names for names in by_signature.values() if len(names) > 1 for n in names}
 
 
-def render_plain(feedback: Feedback, verbosity: int = NORMAL) -> str:
-    return render_text(feedback, verbosity).plain
+def render_plain(feedback: Feedback, verbosity: int = NORMAL, *, diff: bool = False) -> str:
+    return render_text(feedback, verbosity, diff=diff).plain
 
 
 def ansi(text: Text) -> str:
@@ -160,8 +201,8 @@ def ansi(text: Text) -> str:
     return buffer.getvalue()
 
 
-def render_rich(feedback: Feedback, verbosity: int = NORMAL) -> str:
-    return ansi(render_text(feedback, verbosity))
+def render_rich(feedback: Feedback, verbosity: int = NORMAL, *, diff: bool = False) -> str:
+    return ansi(render_text(feedback, verbosity, diff=diff))
 
 
 def case_details(outcome: CaseFeedback) -> str:

@@ -1,0 +1,70 @@
+"""``grade run``: a submission on an input of the student's own, in the grading sandbox, and,
+where the reference is at hand (a teacher's copy), the reference's answer beside it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .checker import comparator_for
+from .errors import ExitCode, GraderError
+from .grading import Plan
+from .judge import judge
+from .material import Material, material, validate
+from .records import Case, CaseOutcome
+from .render.escape import safe
+from .text import decode
+
+
+@dataclass(frozen=True)
+class Tried:
+    outcome: CaseOutcome  # the submission's run, judged against the reference when there is one
+    reference: str | None  # what the reference printed; None where it is not at hand
+    invalid: str | None  # why the input is outside the statement, when a validator says so
+
+    @property
+    def exit_code(self) -> int:
+        if self.reference is None:
+            return ExitCode.OK if self.outcome.exit_code == 0 else ExitCode.FAILED
+        return ExitCode.OK if self.outcome.passed else ExitCode.FAILED
+
+    def render(self) -> str:
+        o = self.outcome
+        lines = ["your output:", *_indented(o.stdout)]
+        if o.stderr.strip():
+            lines += ["stderr:", *_indented(o.stderr)]
+        status = f"exit code {o.exit_code}" if o.exit_code is not None else "killed"
+        lines.append(f"({status}, {o.time_s:.2f} s)")
+        if self.reference is None:
+            if o.message and o.exit_code != 0:
+                lines.append(f"{o.verdict.value}: {safe(o.message)}")
+            lines.append("(no reference solution here to compare with: run a sample case's input)")
+        else:
+            lines += ["reference output:", *_indented(self.reference)]
+            lines.append(f"{o.verdict.value}: {safe(o.message)}")
+        return "\n".join(lines) + "\n"
+
+
+def _indented(text: str) -> list[str]:
+    return [f"  {safe(line)}" for line in (text.rstrip("\n").split("\n") if text else [""])]
+
+
+def _material(plan: Plan) -> Material | None:
+    try:
+        return material(plan.exercise)
+    except GraderError:
+        return None
+
+
+def try_input(plan: Plan, script: Path, data: bytes) -> Tried:
+    found = _material(plan)
+    invalid = validate(found, data) if found is not None else None
+    reference = None
+    if found is not None and invalid is None:
+        ran = plan.runner([plan.python, str(found.solution)], stdin=data, limits=plan.limits)
+        if ran.exit_code == 0 and ran.limit_hit is None:
+            reference = decode(ran.stdout)
+    case = Case(name="your-input", input=data, expected=reference or "", title="your input")
+    run = plan.runner([plan.python, str(script)], stdin=data, limits=plan.limits)
+    outcome = judge(case, run, comparator_for(plan, case), plan.limits)
+    return Tried(outcome, reference, invalid)
