@@ -15,7 +15,7 @@ from grader.cli import cli
 
 ATTACK = (
     "print(\"<script>document.title='pwned'</script>\"\n"
-    "      \"<img src=x onerror=\\\"document.title='img'\\\">\")\n"
+    '      "<img src=x onerror=\\"document.title=\'img\'\\">")\n'
 )
 
 

@@ -6,6 +6,7 @@ The CLI is click commands only: parse, call the library, render, exit. Commands 
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+from click.shell_completion import CompletionItem
 
 from .. import __version__
 from ..errors import ExitCode, GraderError
@@ -37,6 +39,13 @@ class DefaultGroup(click.Group):
         if args and args[0] not in self.commands and args[0] not in _GROUP_OPTIONS:
             args = [DEFAULT_COMMAND, *args]
         return super().parse_args(ctx, args)
+
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
+        """The first word is a command or, for ``grade EX FILE``, an exercise."""
+        return [
+            *super().shell_complete(ctx, incomplete),
+            *complete_exercises(ctx, None, incomplete),
+        ]
 
     def main(
         self,
@@ -89,6 +98,19 @@ class DefaultGroup(click.Group):
 
 
 _GROUP_OPTIONS = ("--help", "-h", "--version", "-V")
+
+
+def complete_exercises(
+    ctx: click.Context, param: click.Parameter | None, incomplete: str
+) -> list[CompletionItem]:
+    """Exercise names for shell completion, from the course the command would use."""
+    from ..spec import exercise_names
+
+    try:
+        where = find_root(ctx.params.get("root"), environ=os.environ)
+    except GraderError:
+        return []
+    return [CompletionItem(n) for n in exercise_names(where) if n.startswith(incomplete)]
 
 
 def _sentence(message: str) -> str:

@@ -11,6 +11,7 @@ import click
 from .base import (
     cases_option,
     cli,
+    complete_exercises,
     interrupted_exit_code,
     jobs_option,
     load,
@@ -22,7 +23,7 @@ from .base import (
 
 
 @cli.command()
-@click.argument("exercise")
+@click.argument("exercise", shell_complete=complete_exercises)
 @click.argument("paths", nargs=-1, required=True)
 @click.option(
     "--csv",

@@ -13,6 +13,7 @@ from ..render import FORMATS
 from .base import (
     cases_option,
     cli,
+    complete_exercises,
     jobs_option,
     load,
     plan_for,
@@ -24,11 +25,12 @@ from .base import (
 from .output import emit
 
 if TYPE_CHECKING:
+    from ..records import Feedback
     from .live import Live
 
 
 @cli.command()
-@click.argument("exercise")
+@click.argument("exercise", shell_complete=complete_exercises)
 @click.argument("submission", type=click.Path(path_type=Path))
 @click.option(
     "--format",
@@ -66,9 +68,12 @@ if TYPE_CHECKING:
 @click.option("-q", "--quiet", is_flag=True, help="One line per case; the first failure in full.")
 @click.option("-v", "--verbose", is_flag=True, help="Every detail of every case, passes too.")
 @click.option(
-    "--diff",
+    "--diff", is_flag=True, help="A failing case's expected and actual output in full, as a diff."
+)
+@click.option(
+    "--watch",
     is_flag=True,
-    help="The whole expected and actual output of a failing case, as a diff.",
+    help="Grade again whenever the file is saved, until Ctrl-C (needs: pip install watchfiles).",
 )
 @cases_option
 @timeout_option
@@ -85,6 +90,7 @@ def check(
     quiet: bool,
     verbose: bool,
     diff: bool,
+    watch: bool,
     cases_dir: Path | None,
     timeout: float | None,
     jobs: int | None,
@@ -121,24 +127,32 @@ def check(
             click.echo(f"grade: {note}", err=True)
     selected = "" if len(cases) == len(plan.cases) else f"; {len(cases)} of {len(plan.cases)} cases"
     plan = replace(plan, cases=cases, stop_after_failure=exitfirst)
-    live = _live(fmt, output, verbosity, diff, [c.title for c in cases])
-    try:
-        if live is not None:
-            from ..grading import compile_error
 
-            live.start(spec.name, str(submission), compile_error(check_submission(submission)))
-        report = grade(plan, submission, on_case=live.on_case if live else None)
-    finally:
+    def once() -> Feedback:
+        live = _live(fmt, output, verbosity, diff, [c.title for c in cases])
+        try:
+            if live is not None:
+                from ..grading import compile_error
+
+                live.start(spec.name, str(submission), compile_error(check_submission(submission)))
+            report = grade(plan, submission, on_case=live.on_case if live else None)
+        finally:
+            if live is not None:
+                live.stop()
+        if cases_dir is None:  # what failed on other cases says nothing of these
+            selection.remember(report, submission, environ=os.environ)
+        feedback = report.feedback()
         if live is not None:
-            live.stop()
-    if cases_dir is None:  # what failed on other cases says nothing of these
-        selection.remember(report, submission, environ=os.environ)
-    feedback = report.feedback()
-    if live is not None:
-        live.finish(feedback, selected)
-    else:
-        emit(feedback, fmt, output=output, environ=os.environ, verbosity=verbosity, diff=diff)
-    sys.exit(feedback.exit_code)
+            live.finish(feedback, selected)
+        else:
+            emit(feedback, fmt, output=output, environ=os.environ, verbosity=verbosity, diff=diff)
+        return feedback
+
+    if watch:
+        from .watch import watch_and_regrade
+
+        watch_and_regrade(submission, once)  # until Ctrl-C
+    sys.exit(once().exit_code)
 
 
 def _live(
@@ -185,7 +199,7 @@ def list_exercises(root: Path | None) -> None:
 
 
 @cli.command()
-@click.argument("exercise")
+@click.argument("exercise", shell_complete=complete_exercises)
 @click.option(
     "--samples",
     "samples_dir",
@@ -220,7 +234,7 @@ def show(exercise: str, samples_dir: Path | None, root: Path | None) -> None:
 
 
 @cli.command("run")
-@click.argument("exercise")
+@click.argument("exercise", shell_complete=complete_exercises)
 @click.argument("submission", type=click.Path(path_type=Path))
 @click.option(
     "--input",

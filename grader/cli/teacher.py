@@ -11,11 +11,18 @@ import click
 
 from ..errors import ExitCode
 from ..records import Visibility
-from .base import cli, resolve_root, root_option, sandbox_option, teacher_sandbox
+from .base import (
+    cli,
+    complete_exercises,
+    resolve_root,
+    root_option,
+    sandbox_option,
+    teacher_sandbox,
+)
 
 
 @cli.command()
-@click.argument("exercise")
+@click.argument("exercise", shell_complete=complete_exercises)
 @click.option(
     "--check", "check_only", is_flag=True, help="Only report; exit 1 if any would change."
 )
@@ -55,7 +62,7 @@ def regen(exercise: str, check_only: bool, sandbox_mode: str | None, root: Path 
 
 
 @cli.command("verify")
-@click.argument("exercises", nargs=-1)
+@click.argument("exercises", nargs=-1, shell_complete=complete_exercises)
 @sandbox_option
 @root_option
 def verify_command(exercises: tuple[str, ...], sandbox_mode: str | None, root: Path | None) -> None:
@@ -80,7 +87,7 @@ def verify_command(exercises: tuple[str, ...], sandbox_mode: str | None, root: P
 
 
 @cli.command("add-case")
-@click.argument("exercise")
+@click.argument("exercise", shell_complete=complete_exercises)
 @click.argument("name")
 @click.option(
     "--input", "input_file", type=click.File("rb"), help="The case's input: a file, or - for stdin."
@@ -159,7 +166,7 @@ def add_case_command(
 
 
 @cli.command("new")
-@click.argument("exercise")
+@click.argument("exercise", shell_complete=complete_exercises)
 @sandbox_option
 @root_option
 def new_command(exercise: str, sandbox_mode: str | None, root: Path | None) -> None:
@@ -180,7 +187,7 @@ def new_command(exercise: str, sandbox_mode: str | None, root: Path | None) -> N
 
 
 @cli.command("rm-case")
-@click.argument("exercise")
+@click.argument("exercise", shell_complete=complete_exercises)
 @click.argument("name")
 @root_option
 def rm_case_command(exercise: str, name: str, root: Path | None) -> None:
@@ -195,7 +202,7 @@ def rm_case_command(exercise: str, name: str, root: Path | None) -> None:
 
 
 @cli.command("mv-case")
-@click.argument("exercise")
+@click.argument("exercise", shell_complete=complete_exercises)
 @click.argument("old")
 @click.argument("new")
 @click.option(

@@ -1,0 +1,142 @@
+"""The student's other tools, through the real CLI: --diff, grade run, grade show --samples,
+--watch (a real file watcher, in a subprocess) and shell completion."""
+
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from conftest import COURSE
+
+from grader.cli import cli
+
+PASSES = "print(sum(int(x) for x in input().split()))\n"
+EXTRA = PASSES + "print('debug: done')\n"
+
+
+def run(*args: str, input: bytes | None = None, env: dict[str, str] | None = None) -> Result:
+    return CliRunner().invoke(cli, list(args), input=input, env=env, catch_exceptions=False)
+
+
+def test_diff_shows_everything_with_the_changed_token_marked(tmp_path: Path) -> None:
+    script = tmp_path / "mine.py"
+    script.write_text("print(sum(int(x) for x in input().split()) + 1)\nprint('bye')\n")
+    out = run("add", str(script), "--root", str(COURSE), "--format", "plain", "--diff", "-k", "01")
+    assert out.stdout.split("── expected (-) and your output (+), in full ──\n")[1].startswith(
+        "     - 6\n     + 7\n       ^\n     + bye\n"
+    )
+
+
+def test_run_shows_the_output_and_the_references_answer(tmp_path: Path) -> None:
+    script = tmp_path / "mine.py"
+    script.write_text(EXTRA)
+    result = run("run", "add", str(script), "--root", str(COURSE), input=b"10 20\n")
+    assert result.exit_code == 1
+    assert result.stdout == (
+        "your output:\n  30\n  debug: done\n(exit code 0, "
+        + result.stdout.split("(exit code 0, ")[1].split("\n")[0]
+        + "\nreference output:\n  30\nwrong_answer: line 2: extra line 'debug: done'\n"
+    )
+    invalid = run("run", "add", str(script), "--root", str(COURSE), input=b"ten\n")
+    assert "grade: note: this input is outside the statement" in invalid.stderr
+
+
+def test_run_without_a_reference_just_runs(tmp_path: Path) -> None:
+    course = tmp_path / "course"  # a student's copy: no reference/
+    shutil.copytree(COURSE / "exercises", course / "exercises", dirs_exist_ok=True)
+    shutil.copytree(COURSE / "cases", course / "cases", dirs_exist_ok=True)
+    script = tmp_path / "mine.py"
+    script.write_text(PASSES)
+    result = run("run", "add", str(script), "--root", str(course), input=b"1 2\n")
+    assert result.exit_code == 0
+    assert "your output:\n  3\n" in result.stdout
+    assert "no reference solution here" in result.stdout
+
+
+def test_show_samples_writes_the_sample_cases(tmp_path: Path) -> None:
+    result = run("show", "add", "--root", str(COURSE), "--samples", str(tmp_path / "s"))
+    assert result.exit_code == 0
+    assert sorted(p.name for p in (tmp_path / "s").iterdir()) == [
+        "01-sample.in",
+        "01-sample.out",
+        "02-negative.in",
+        "02-negative.out",
+    ]
+    assert (tmp_path / "s" / "01-sample.out").read_text() == "6\n"
+
+
+def _read_until(proc: subprocess.Popen[bytes], marker: bytes, seen: bytearray) -> None:
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    while seen.count(marker) < 1:
+        ready, _, _ = select.select([fd], [], [], 60)
+        assert ready, f"no {marker!r} within 60 s: {bytes(seen)!r}"
+        chunk = os.read(fd, 4096)
+        assert chunk, f"ended without {marker!r}: {bytes(seen)!r}"
+        seen += chunk
+
+
+def test_watch_regrades_on_every_save(tmp_path: Path) -> None:
+    pytest.importorskip("watchfiles")
+    script = tmp_path / "mine.py"
+    script.write_text("print(0)\n")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "add",
+            str(script),
+            "--root",
+            str(COURSE),
+            "--watch",
+            "--format",
+            "plain",
+            "--sandbox",
+            "off",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        first = bytearray()
+        _read_until(proc, b"0/4 cases passed", first)
+        script.write_text(PASSES)  # the student saves
+        second = bytearray()
+        _read_until(proc, b"4/4 cases passed", second)
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert b"changed; last time 0/4" in err
+
+
+@pytest.mark.parametrize(
+    ("words", "cword", "expected"),
+    [
+        ("grade qu", "1", "plain,quantize"),
+        ("grade show spe", "2", "plain,specdec"),
+        ("grade quantize --form", "2", "plain,--format"),
+        ("grade ver", "1", "plain,verify"),
+    ],
+)
+def test_shell_completion(words: str, cword: str, expected: str) -> None:
+    env = {"_GRADE_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": cword}
+    done = subprocess.run(
+        [sys.executable, "-c", "from grader.cli import main; main()"],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        cwd="/",
+    )
+    assert expected in done.stdout.splitlines(), done.stdout + done.stderr
