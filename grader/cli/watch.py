@@ -31,16 +31,18 @@ def watch_and_regrade(submission: Path, once: Callable[[], Feedback]) -> None:
             "(or: pip install 'grade-autograder[watch]')"
         ) from None
     target = submission.resolve()
+    seen = _stamp(target)
     last = once()
     # An editor saves by writing the file, or by writing another and renaming it over: watch
-    # the folder and keep the events that name the file.
+    # the folder. What decides is the file's own stamp, compared at each event and at each
+    # half-second timeout: a save made before the watcher was listening is not lost.
     for _changes in watch(
-        target.parent,
-        watch_filter=lambda _change, path: Path(path).resolve() == target,
-        raise_interrupt=True,
+        target.parent, rust_timeout=500, yield_on_timeout=True, raise_interrupt=True
     ):
-        if not target.is_file():  # removed, or half-way through a rename: wait for the next
+        stamp = _stamp(target)
+        if stamp is None or stamp == seen:  # unchanged, or half-way through a rename
             continue
+        seen = stamp
         if sys.stdout.isatty():
             click.echo(_CLEAR_SCREEN, nl=False)
         click.echo(
@@ -51,3 +53,11 @@ def watch_and_regrade(submission: Path, once: Callable[[], Feedback]) -> None:
             last = once()
         except GraderError as exc:  # a broken save (not UTF-8, a folder now) is not the end
             click.echo(f"grade: error: {exc}", err=True)
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino) if path.is_file() else None
