@@ -27,7 +27,7 @@ from .errors import GraderError, SubmissionError
 from .judge import grader_error, judge, skipped
 from .records import Case, CaseOutcome, Report, Verdict
 from .resources import Root
-from .sandbox import Limits, RunResult, Sandbox, SandboxMode
+from .sandbox import Isolation, Limits, RunResult, Sandbox, SandboxMode
 from .spec import Exercise
 from .text import last_line
 
@@ -128,6 +128,7 @@ def prepare(
     sandbox: Sandbox | None = None,
     timeout_s: float | None = None,
     jobs: int | None = None,
+    isolation: Isolation = Isolation.FORK,
 ) -> Plan:
     """The plan for grading submissions of ``exercise`` on its cases (or ``cases_dir``'s).
 
@@ -136,7 +137,12 @@ def prepare(
     """
     cases = exercise_cases(exercise, cases_dir)
     hidden = hidden_from_runs(exercise.root, cases_dir)
-    box = sandbox.hiding(hidden) if sandbox is not None else Sandbox.create(mode, hide=hidden)
+    box = (
+        sandbox.hiding(hidden)
+        if sandbox is not None
+        else Sandbox.create(mode, hide=hidden, isolation=isolation)
+    )
+    box = box.preloading(exercise.preload)
     limits = exercise.limits if timeout_s is None else replace(exercise.limits, time_s=timeout_s)
     return Plan(
         exercise=exercise,

@@ -6,6 +6,7 @@ teacher's spec must never silently change how students are graded.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +44,7 @@ class Exercise:
     case_meta: Mapping[str, CaseMeta]
     spec_path: Path
     root: Root  # where it was found: its cases and teacher material live there too
+    preload: tuple[str, ...] = ()  # modules the fork server imports once for every run
 
     @property
     def cases_dir(self) -> Path:
@@ -195,7 +197,13 @@ def load_exercise(name: str, root: Root) -> Exercise:
     path = root.exercises / f"{name}{SPEC_SUFFIX}"
     if "/" in name or name.startswith(".") or not path.is_file():
         raise UnknownExercise(name, exercise_names(root))
-    f = _Fields(path, "", read_yaml(path), ("title", "statement", "limits", "compare", "cases"))
+    f = _Fields(
+        path, "", read_yaml(path), ("title", "statement", "limits", "compare", "cases", "preload")
+    )
+    preload = f.get("preload", list, [])
+    for module in preload:
+        if not isinstance(module, str) or not re.fullmatch(r"[A-Za-z_][\w.]*", module):
+            f.fail("preload", f"must be a list of module names, got {module!r}")
     compare = _Fields(path, "compare", f.get("compare", dict, {}), ("method", "options"))
     try:
         comparator = build(compare.get("method", str, "tokens"), compare.get("options", dict, {}))
@@ -212,4 +220,5 @@ def load_exercise(name: str, root: Root) -> Exercise:
         case_meta=parse_case_meta(path, f.get("cases", dict, None)),
         spec_path=path,
         root=root,
+        preload=tuple(preload),
     )

@@ -9,12 +9,12 @@ every ``.out`` is what the reference prints.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ._compat import StrEnum
 from .errors import ExerciseError, GraderError
-from .grading import Plan, grade_many, prepare
+from .grading import Plan, grade, grade_many, prepare
 from .material import Material, WrongSolution, material, validate
 from .records import Case, Report, Verdict
 from .resources import Root
@@ -85,9 +85,14 @@ def verify(name: str, root: Root, *, sandbox: Sandbox) -> Verification:
         unreadable = None
     except ExerciseError as exc:
         wrong, unreadable = (), exc
-    # every run of every script in one pool; the reference twice, for determinism
-    scripts = [teacher.solution, teacher.solution, *accepted, *(w.path for w in wrong)]
-    first, second, *others = grade_many(plan, scripts)
+    # every run of every script in one pool; the reference twice, for determinism, the second
+    # time in fresh interpreters: forks of one server share their memory layout, which would
+    # hide a reference whose output depends on it (ids, set order of objects)
+    scripts = [teacher.solution, *accepted, *(w.path for w in wrong)]
+    first, *others = grade_many(plan, scripts)
+    fresh = plan.sandbox.fresh() if plan.sandbox is not None else None
+    again = replace(plan, runner=fresh.run, sandbox=fresh) if fresh is not None else plan
+    second = grade(again, teacher.solution)
     checks.extend(_reference(plan, first, second))
     checks.append(_accepted(accepted, others[: len(accepted)]))
     if unreadable is not None:

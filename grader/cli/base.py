@@ -162,6 +162,16 @@ sandbox_option = click.option(
 )
 
 
+isolation_option = click.option(
+    "--isolation",
+    type=click.Choice(["fork", "fresh"]),
+    default="fork",
+    show_default=True,
+    help="fork: each run a fork of one started interpreter (same sandbox, without the start-up "
+    "and the preloaded imports per case); fresh: a new interpreter per case.",
+)
+
+
 cases_option = click.option(
     "--cases",
     "cases_dir",
@@ -207,11 +217,13 @@ def plan_for(
     cases_dir: Path | None = None,
     timeout: float | None = None,
     jobs: int | None = None,
+    isolation: str = "fork",
 ) -> Plan:
     """Prepare EXERCISE's grading run; say once what the sandbox lacks on this machine.
 
     An option left out takes the course's setting (grade.toml), else the built-in default."""
     from ..grading import prepare
+    from ..sandbox import Isolation
 
     config = exercise.root.config
     plan = prepare(
@@ -220,6 +232,7 @@ def plan_for(
         mode=_mode(sandbox_mode, exercise.root),
         timeout_s=timeout if timeout is not None else config.timeout,
         jobs=jobs or config.jobs,
+        isolation=Isolation(isolation),
     )
     _say(plan.notice())
     if cases_dir is None:

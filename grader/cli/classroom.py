@@ -13,6 +13,7 @@ from .base import (
     cli,
     complete_exercises,
     interrupted_exit_code,
+    isolation_option,
     jobs_option,
     load,
     plan_for,
@@ -68,6 +69,7 @@ from .base import (
 @cases_option
 @timeout_option
 @jobs_option
+@isolation_option
 @sandbox_option
 @root_option
 def batch(
@@ -84,6 +86,7 @@ def batch(
     cases_dir: Path | None,
     timeout: float | None,
     jobs: int | None,
+    isolation: str,
     sandbox_mode: str | None,
     root: Path | None,
 ) -> None:
@@ -109,7 +112,14 @@ def batch(
     outputs = [json_file, csv_file, junit_file, summary_file]
     refuse_overwriting(outputs, [s.path for s in found], "a submission")
     plan = replace(
-        plan_for(spec, sandbox_mode=sandbox_mode, cases_dir=cases_dir, timeout=timeout, jobs=jobs),
+        plan_for(
+            spec,
+            sandbox_mode=sandbox_mode,
+            cases_dir=cases_dir,
+            timeout=timeout,
+            jobs=jobs,
+            isolation=isolation,
+        ),
         skip_after_timeout=skip_after_timeout,
         max_time_per_submission=max_time_per_submission,
     )

@@ -14,6 +14,7 @@ from .base import (
     cases_option,
     cli,
     complete_exercises,
+    isolation_option,
     jobs_option,
     load,
     plan_for,
@@ -78,6 +79,7 @@ if TYPE_CHECKING:
 @cases_option
 @timeout_option
 @jobs_option
+@isolation_option
 @sandbox_option
 @root_option
 def check(
@@ -94,6 +96,7 @@ def check(
     cases_dir: Path | None,
     timeout: float | None,
     jobs: int | None,
+    isolation: str,
     sandbox_mode: str | None,
     root: Path | None,
     output: Path | None,
@@ -117,7 +120,12 @@ def check(
     spec = load(exercise, root)
     refuse_overwriting([output], [check_submission(submission)], "the submission")
     plan = plan_for(
-        spec, sandbox_mode=sandbox_mode, cases_dir=cases_dir, timeout=timeout, jobs=jobs
+        spec,
+        sandbox_mode=sandbox_mode,
+        cases_dir=cases_dir,
+        timeout=timeout,
+        jobs=jobs,
+        isolation=isolation,
     )
     cases = selection.select(plan.cases, keywords)
     if last_failed:

@@ -1,9 +1,10 @@
 """Running untrusted Python scripts. Knows limits, processes and isolation, nothing of grading."""
 
 from .sandbox import Sandbox, SandboxUnavailable, child_environment
-from .types import Layer, LimitHit, Limits, RunResult, SandboxMode
+from .types import Isolation, Layer, LimitHit, Limits, RunResult, SandboxMode
 
 __all__ = [
+    "Isolation",
     "Layer",
     "LimitHit",
     "Limits",

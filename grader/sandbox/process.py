@@ -16,8 +16,12 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import InternalError
+
+if TYPE_CHECKING:
+    from .forkserver import Child, ForkServer
 
 STATUS_FD = 3  # the child writes one byte here once its sandbox is up
 CONFIG_FD = 4  # the child reads its config here: never in its argv, which the run can see
@@ -68,36 +72,26 @@ def spawn_and_wait(
     timeout_s: float,
     also_kill_uid: int | None = None,
     running: Running | None = None,
+    server: ForkServer | None = None,
 ) -> Exit:
-    out_flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    """Start the child (``argv`` with posix_spawn, or a fork from ``server``), wait for it at
+    most ``timeout_s``, kill its group and whatever else it left, and reap it."""
     ready_r, ready_w = os.pipe()
-    actions = [
-        (os.POSIX_SPAWN_OPEN, 0, str(stdin), os.O_RDONLY, 0),
-        (os.POSIX_SPAWN_OPEN, 1, str(stdout), out_flags, 0o600),
-        (os.POSIX_SPAWN_OPEN, 2, str(stderr), out_flags, 0o600),
-        (os.POSIX_SPAWN_DUP2, ready_w, STATUS_FD),
-        (os.POSIX_SPAWN_OPEN, CONFIG_FD, str(config), os.O_RDONLY, 0),
-    ]
     start = time.monotonic()
+    pidfd: int | None
+    child: Child | None
     try:
         try:
-            pid = os.posix_spawn(
-                argv[0],
-                list(argv),
-                dict(env),
-                file_actions=actions,
-                setsid=True,
-                setsigmask=(),  # the grader's worker threads block SIGINT/SIGTERM: runs must not
-                setsigdef=(signal.SIGINT, signal.SIGTERM, signal.SIGPIPE),
-            )
-        except OSError as exc:
-            raise InternalError(f"cannot start {argv[0]}: {exc}") from exc
+            if server is not None:
+                pid, pidfd, child = _fork(server, env, stdin, stdout, stderr, ready_w, config)
+            else:
+                pid, pidfd, child = _spawn(argv, env, stdin, stdout, stderr, ready_w, config)
         finally:
             os.close(ready_w)
         if running is not None:
             running.add(pid)
         try:
-            timed_out = not _wait_for_exit(pid, timeout_s)
+            timed_out = not _wait_for_exit(pid, timeout_s, pidfd)
             wall = time.monotonic() - start
         finally:
             # The child is a zombie or still running, so its pid (= its group id) cannot be reused
@@ -105,7 +99,13 @@ def spawn_and_wait(
             _kill_group(pid)
             if also_kill_uid is not None:
                 kill_uid(also_kill_uid)
-            _, status, usage = os.wait4(pid, 0)
+            if server is not None and child is not None:
+                status, cpu = server.reap(child)  # closes the pidfd
+            else:
+                if pidfd is not None:
+                    os.close(pidfd)
+                _, status, usage = os.wait4(pid, 0)
+                cpu = usage.ru_utime + usage.ru_stime
             if running is not None:
                 running.remove(pid)
         ready = os.read(ready_r, 1) == b"1"
@@ -114,24 +114,80 @@ def spawn_and_wait(
     return Exit(
         status=os.waitstatus_to_exitcode(status),
         wall_s=wall,
-        cpu_s=usage.ru_utime + usage.ru_stime,
+        cpu_s=cpu,
         timed_out=timed_out,
         sandbox_ready=ready,
     )
 
 
-def _wait_for_exit(pid: int, timeout_s: float) -> bool:
-    """True if ``pid`` exited within the timeout. Leaves it unreaped."""
+def _spawn(
+    argv: Sequence[str],
+    env: Mapping[str, str],
+    stdin: Path,
+    stdout: Path,
+    stderr: Path,
+    ready_w: int,
+    config: Path,
+) -> tuple[int, int | None, None]:
+    out_flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    actions = [
+        (os.POSIX_SPAWN_OPEN, 0, str(stdin), os.O_RDONLY, 0),
+        (os.POSIX_SPAWN_OPEN, 1, str(stdout), out_flags, 0o600),
+        (os.POSIX_SPAWN_OPEN, 2, str(stderr), out_flags, 0o600),
+        (os.POSIX_SPAWN_DUP2, ready_w, STATUS_FD),
+        (os.POSIX_SPAWN_OPEN, CONFIG_FD, str(config), os.O_RDONLY, 0),
+    ]
     try:
-        fd = os.pidfd_open(pid)
+        pid = os.posix_spawn(
+            argv[0],
+            list(argv),
+            dict(env),
+            file_actions=actions,
+            setsid=True,
+            setsigmask=(),  # the grader's worker threads block SIGINT/SIGTERM: runs must not
+            setsigdef=(signal.SIGINT, signal.SIGTERM, signal.SIGPIPE),
+        )
+    except OSError as exc:
+        raise InternalError(f"cannot start {argv[0]}: {exc}") from exc
+    try:
+        pidfd: int | None = os.pidfd_open(pid)
     except (AttributeError, OSError):
-        return _poll_for_exit(pid, timeout_s)
+        pidfd = None  # macOS, old kernels: _wait_for_exit polls instead
+    return pid, pidfd, None
+
+
+def _fork(
+    server: ForkServer,
+    env: Mapping[str, str],
+    stdin: Path,
+    stdout: Path,
+    stderr: Path,
+    ready_w: int,
+    config: Path,
+) -> tuple[int, int, Child]:
+    out_flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    opened: list[int] = []
     try:
-        poller = select.poll()
-        poller.register(fd, select.POLLIN)
-        return bool(poller.poll(max(0, int(timeout_s * 1000))))
+        opened.append(os.open(stdin, os.O_RDONLY))
+        opened.append(os.open(stdout, out_flags, 0o600))
+        opened.append(os.open(stderr, out_flags, 0o600))
+        opened.append(ready_w)
+        opened.append(os.open(config, os.O_RDONLY))
+        child = server.spawn(opened, env)
     finally:
-        os.close(fd)
+        for fd in opened:
+            if fd != ready_w:
+                os.close(fd)
+    return child.pid, child.pidfd, child
+
+
+def _wait_for_exit(pid: int, timeout_s: float, pidfd: int | None) -> bool:
+    """True if ``pid`` exited within the timeout. Leaves it unreaped."""
+    if pidfd is None:
+        return _poll_for_exit(pid, timeout_s)
+    poller = select.poll()
+    poller.register(pidfd, select.POLLIN)
+    return bool(poller.poll(max(0, int(timeout_s * 1000))))
 
 
 def _poll_for_exit(pid: int, timeout_s: float) -> bool:

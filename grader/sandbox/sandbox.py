@@ -26,8 +26,9 @@ from ..errors import InternalError
 from ..text import decode, last_line
 from . import cgroups
 from .cleanup import remove_tree
+from .forkserver import ForkServers, fork_unavailable
 from .process import Running, read_capped, spawn_and_wait
-from .types import EXPOSED, FIXES, Layer, LimitHit, Limits, RunResult, SandboxMode
+from .types import EXPOSED, FIXES, Isolation, Layer, LimitHit, Limits, RunResult, SandboxMode
 from .uids import UidPool
 
 _CHILD = Path(__file__).with_name("_child.py")
@@ -175,17 +176,29 @@ class Sandbox:
     layers: frozenset[Layer]
     missing: Mapping[Layer, str]
     hide: tuple[str, ...] = ()  # never visible, even inside a path the run may read
+    isolation: Isolation = Isolation.FRESH
+    fresh_because: str = ""  # why runs are not forked from a server, when fork was asked
+    preload: tuple[str, ...] = ()  # modules the fork server imports once for every run
     _uids: UidPool = field(default_factory=UidPool, repr=False, compare=False)
     _running: Running = field(default_factory=Running, repr=False, compare=False)
+    _servers: ForkServers = field(default_factory=ForkServers, repr=False, compare=False)
 
     @classmethod
     def create(
-        cls, mode: SandboxMode = SandboxMode.AUTO, *, hide: Iterable[Path | str] = ()
+        cls,
+        mode: SandboxMode = SandboxMode.AUTO,
+        *,
+        hide: Iterable[Path | str] = (),
+        isolation: Isolation = Isolation.FORK,
     ) -> Sandbox:
-        """Probe the layers; in strict mode, ``SandboxUnavailable`` if a required one is missing."""
+        """Probe the layers; in strict mode, ``SandboxUnavailable`` if a required one is missing.
+
+        ``isolation`` fork falls back to fresh where forking is unsafe, saying why."""
         hidden = tuple(str(p) for p in hide)
+        why = fork_unavailable() if isolation is Isolation.FORK else None
+        chosen = Isolation.FRESH if why else isolation
         if mode is SandboxMode.OFF:
-            return cls(mode, frozenset(), {}, hidden)
+            return cls(mode, frozenset(), {}, hidden, chosen, why or "")
         wanted: list[Layer] = [layer for layer in Layer if layer is not Layer.UID]
         if sys.platform == "linux":
             probed = cls(mode, frozenset(wanted), {}, hidden)._probe()
@@ -207,35 +220,49 @@ class Sandbox:
         if mode is SandboxMode.STRICT and required:
             why = "; ".join(f"{layer}: {missing[layer]}" for layer in sorted(required))
             raise SandboxUnavailable(f"--sandbox strict: this machine lacks {why}")
-        return cls(mode, frozenset(layers), missing, hidden)
+        return cls(mode, frozenset(layers), missing, hidden, chosen, why or "")
 
     def hiding(self, folders: Iterable[Path | str]) -> Sandbox:
         """This sandbox (same layers, same runs in progress) hiding ``folders`` too; no probe."""
         more = tuple(str(p) for p in folders)
         return replace(self, hide=tuple(dict.fromkeys((*self.hide, *more))))
 
+    def fresh(self) -> Sandbox:
+        """This sandbox starting a new interpreter for each run."""
+        return replace(self, isolation=Isolation.FRESH)
+
+    def preloading(self, modules: Iterable[str]) -> Sandbox:
+        """This sandbox with a fork server that imports ``modules`` once for every run."""
+        return replace(self, preload=tuple(dict.fromkeys((*self.preload, *modules))))
+
     def cancel(self) -> None:
         """End every run in progress and refuse new ones (Ctrl-C in a batch)."""
         self._running.cancel()
 
+    def close(self) -> None:
+        """Stop the fork servers (they also stop when the grader ends, however it ends)."""
+        self._servers.close()
+
     def notice(self) -> str | None:
         """One line for stderr saying what is not isolated, why, and how to fix it; or None."""
+        fresh = f"; runs start a fresh interpreter each: {self.fresh_because}"
         if self.mode is SandboxMode.OFF:
             return (
                 "warning: --sandbox off: submissions can read the answers, use the network "
                 "and start processes; use it only for trusted code"
-            )
+            ) + (fresh if self.fresh_because else "")
         missing = dict(self.missing)
         if Layer.NAMESPACES in self.layers:
             missing.pop(Layer.UID, None)  # uid 1000 of its own namespace, no capability left
         else:
             missing.pop(Layer.MOUNTS, None)  # no root of its own follows from no namespaces
         if not missing:
-            return None
+            return f"note: {fresh[2:]}" if self.fresh_because else None
         lost = ", ".join(EXPOSED[x] for x in sorted(missing))
         why = "; ".join(f"{x}: {missing[x]}" for x in sorted(missing))
         fixes = "; ".join(FIXES[x] for x in sorted(missing))
-        return f"isolation is reduced on this machine: {lost}, because {why}; to fix: {fixes}"
+        said = f"isolation is reduced on this machine: {lost}, because {why}; to fix: {fixes}"
+        return said + (fresh if self.fresh_because else "")
 
     def _probe(self) -> dict[str, str]:
         with tempfile.TemporaryDirectory(prefix="grade-probe-") as tmp:
@@ -342,6 +369,12 @@ class Sandbox:
                 "compiled": _compiled() if layers and python == sys.executable else {},
                 "landlock_abi_max": _landlock_abi_max(),
             }
+            server = None
+            if self.isolation is Isolation.FORK and not probe:
+                server = self._servers.get(
+                    python, self.preload, child_environment(base, os.environ), user_site()
+                )
+                config["parent"] = server.pid  # the child's parent, which it dies with
             # 0600 and the grader's: the child gets it already open, as fd 4
             (base / "config").write_bytes(marshal.dumps(config))
             done = spawn_and_wait(
@@ -354,6 +387,7 @@ class Sandbox:
                 timeout_s=limits.time_s,
                 also_kill_uid=uid,
                 running=self._running,
+                server=server,
             )
             stdout, out_over = read_capped(base / "stdout", cap)
             stderr, err_over = read_capped(base / "stderr", cap)

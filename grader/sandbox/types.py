@@ -31,6 +31,11 @@ class SandboxMode(StrEnum):
     OFF = "off"  # limits, a fresh directory and a clean environment only
 
 
+class Isolation(StrEnum):
+    FORK = "fork"  # each run a fork of a started interpreter (a fork server): the same layers
+    FRESH = "fresh"  # each run a new interpreter
+
+
 class Layer(StrEnum):
     UID = "uid"  # root only: each run under its own unused uid, held by a lock file
     NAMESPACES = "namespaces"  # user (uid 1000 inside), PID, mount, network, IPC, UTS

@@ -1,0 +1,147 @@
+"""The fork server: one interpreter per grading run that has started once, imported what the
+exercise preloads (numpy), and forks a child per case; each child then does exactly what a fresh
+``python -I _child.py`` does (``_child.main``: the same layers, limits and checks), minus the
+interpreter's start-up and the imports.
+
+Started by ``forkserver.py`` as ``python -I _forkserver.py MODULE...`` with a SOCK_SEQPACKET
+socket on fd 3. A request is one message: the run's environment (marshalled) with six
+descriptors (stdin, stdout, stderr, status pipe, config, reply socket). The server forks, sends
+the child's pid and a pidfd on the reply socket, and reaps the child only when the grader asks
+(after it has killed the child's process group), so the pid cannot be reused in between.
+"""
+
+from __future__ import annotations
+
+import array
+import contextlib
+import marshal
+import os
+import select
+import socket
+import sys
+import types
+
+CONTROL_FD = 3
+_SIGKILL = 9
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def _load_child() -> types.ModuleType:
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_child.py")
+    module = types.ModuleType("_grade_child")
+    module.__file__ = path
+    with open(path, encoding="utf-8") as f:
+        exec(compile(f.read(), path, "exec"), module.__dict__)
+    return module
+
+
+def _receive(control: socket.socket) -> tuple[dict[str, str], list[int]] | None:
+    fds = array.array("i")
+    data, ancillary, _flags, _addr = control.recvmsg(1 << 16, socket.CMSG_SPACE(6 * fds.itemsize))
+    if not data:
+        return None  # the grader has gone
+    for level, kind, payload in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds.frombytes(payload[: len(payload) - len(payload) % fds.itemsize])
+    env: dict[str, str] = marshal.loads(data)
+    return env, list(fds)
+
+
+def serve(control: socket.socket) -> tuple[dict[str, str], list[int]]:
+    """Fork a child per request until the grader goes; returns only in a child."""
+    poller = select.poll()
+    poller.register(control.fileno(), select.POLLIN)
+    runs: dict[int, tuple[int, int, socket.socket]] = {}  # reply fd -> pid, pidfd, reply socket
+    while True:
+        for fd, _event in poller.poll():
+            if fd == control.fileno():
+                request = _receive(control)
+                if request is None:
+                    os._exit(0)
+                env, fds = request
+                if len(fds) != 6:
+                    for extra in fds:
+                        os.close(extra)
+                    continue
+                pid = os.fork()
+                if pid == 0:
+                    control.close()
+                    for _pid, pidfd, reply in runs.values():
+                        os.close(pidfd)
+                        reply.close()
+                    return env, fds
+                for given in fds[:5]:
+                    os.close(given)
+                reply = socket.socket(fileno=fds[5])
+                pidfd = os.pidfd_open(pid)
+                reply.sendmsg(
+                    [marshal.dumps(pid)],
+                    [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [pidfd]))],
+                )
+                runs[reply.fileno()] = (pid, pidfd, reply)
+                poller.register(reply.fileno(), select.POLLIN)
+            elif fd in runs:
+                pid, pidfd, reply = runs.pop(fd)
+                poller.unregister(fd)
+                with contextlib.suppress(OSError):
+                    reply.recv(16)  # "reap", or nothing when the grader went: end it anyway
+                with contextlib.suppress(OSError):
+                    os.killpg(pid, _SIGKILL)
+                _, status, usage = os.wait4(pid, 0)
+                with contextlib.suppress(OSError):
+                    reply.send(marshal.dumps((status, usage.ru_utime + usage.ru_stime)))
+                reply.close()
+                os.close(pidfd)
+
+
+def _become_the_run(env: dict[str, str], fds: list[int]) -> None:
+    """In the child: what posix_spawn gave a fresh child (its own session, the descriptors in
+    place, default signals, the run's environment), and what a fresh interpreter would not
+    share with its siblings (random state)."""
+    import _signal  # type: ignore[import-not-found]  # `signal` imports enum: ~4 ms a run
+
+    os.setsid()
+    for target, fd in enumerate(fds[:5]):
+        os.dup2(fd, target)
+    for fd in fds:
+        if fd > 4:
+            os.close(fd)
+    _signal.pthread_sigmask(_signal.SIG_SETMASK, [])
+    _signal.signal(_signal.SIGINT, _signal.default_int_handler)
+    _signal.signal(_signal.SIGTERM, _signal.SIG_DFL)
+    os.environ.clear()
+    os.environ.update(env)
+    for name in ("socket", "_socket", "array", "select", "selectors"):
+        sys.modules.pop(name, None)  # the server's own imports: a fresh run has none of them
+    if "random" in sys.modules:
+        sys.modules["random"].seed()
+    numpy_random: Any = sys.modules.get("numpy.random")
+    if numpy_random is not None:
+        numpy_random.seed()  # the legacy global generator: seeded at import, shared by forks
+
+
+def main() -> None:
+    # No PR_SET_PDEATHSIG here: it fires when the grader *thread* that started the server ends
+    # (a worker of a pool). The server ends when its control socket does, which the kernel
+    # closes however the grader ends; its children die with it (theirs is set by this thread).
+    os.environ.pop("GRADE_PARENT", None)
+    user_site = os.environ.pop("GRADE_USER_SITE", "")
+    if user_site:
+        import site
+
+        site.addsitedir(user_site)
+    for name in sys.argv[1:]:
+        with contextlib.suppress(Exception):  # not installed: the student's import will say so
+            __import__(name)
+    child = _load_child()
+    control = socket.socket(fileno=CONTROL_FD)
+    env, fds = serve(control)
+    _become_the_run(env, fds)
+    del env, fds
+    child.run_and_exit()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,129 @@
+"""The fork server against fresh interpreters: a script cannot tell them apart in any way a
+student's program would depend on, and every verdict and every attack comes out the same."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from conftest import ONE_QUANTIZE_CASE, SCRIPTS, TESTS, PlanFactory
+
+from grader.grading import grade_many
+from grader.sandbox import Isolation, Limits, Sandbox, SandboxMode
+from grader.spec import Exercise
+
+PROBE = r"""
+import atexit, json, random, sys, threading
+facts = {
+    "name": __name__,
+    "argv": sys.argv,
+    "orig_argv": sys.orig_argv[1:],
+    "extra_modules": sorted(m for m in ("numpy", "socket", "selectors", "_grade_child")
+                            if m in sys.modules),
+    "path0": sys.path[0],
+    "random": random.random(),
+    "stdin": sys.stdin.read(),
+}
+try:
+    import numpy
+    facts["numpy_random"] = float(numpy.random.random())
+except ImportError:
+    pass
+def late():
+    print("atexit ran", flush=False)
+atexit.register(late)
+print(json.dumps(facts), flush=True)
+threading.Thread(target=lambda: print("thread ran")).start()
+sys.stdout.write("unflushed tail")
+sys.exit(3)
+"""
+
+
+@pytest.fixture(scope="module")
+def boxes() -> dict[Isolation, Sandbox]:
+    made = {
+        iso: Sandbox.create(SandboxMode.AUTO, isolation=iso).preloading(["numpy"])
+        for iso in Isolation
+    }
+    assert made[Isolation.FORK].isolation is Isolation.FORK, made[Isolation.FORK].fresh_because
+    return made
+
+
+def _probe(box: Sandbox, script: Path) -> tuple[dict[str, object], list[str], int | None]:
+    run = box.run([sys.executable, str(script)], stdin=b"abc", limits=Limits())
+    first, *rest = run.stdout.decode().splitlines()
+    return json.loads(first), rest, run.exit_code
+
+
+def test_a_script_cannot_tell_a_fork_from_a_fresh_start(
+    boxes: dict[Isolation, Sandbox], tmp_path: Path
+) -> None:
+    script = tmp_path / "probe.py"
+    script.write_text(PROBE)
+    fresh, fresh_tail, fresh_code = _probe(boxes[Isolation.FRESH], script)
+    fork, fork_tail, fork_code = _probe(boxes[Isolation.FORK], script)
+    again, _, _ = _probe(boxes[Isolation.FORK], script)
+    assert fork_code == fresh_code == 3
+    assert (
+        sorted(fork_tail)
+        == sorted(fresh_tail)
+        == sorted(["thread ran", "unflushed tailatexit ran"])
+    )
+    for key in ("name", "argv", "orig_argv", "path0", "stdin"):
+        assert fork[key] == fresh[key], key
+    assert fork["extra_modules"] == ["numpy"]  # preloaded, and nothing of the server's
+    assert fresh["extra_modules"] == []
+    assert fork["random"] != again["random"]  # each fork seeds its own generators
+    assert fork["numpy_random"] != again["numpy_random"]
+
+
+def test_a_crash_reads_the_same(boxes: dict[Isolation, Sandbox], tmp_path: Path) -> None:
+    script = tmp_path / "crash.py"
+    script.write_text("def f():\n    return 1 / 0\n\nprint('before')\nf()\n")
+    runs = [
+        box.run([sys.executable, str(script)], stdin=b"", limits=Limits()) for box in boxes.values()
+    ]
+    assert runs[0].stdout == runs[1].stdout == b"before\n"
+    assert runs[0].stderr == runs[1].stderr
+    assert runs[0].exit_code == runs[1].exit_code == 1
+    assert runs[0].stderr.decode().endswith("ZeroDivisionError: division by zero\n")
+
+
+ATTACKS = sorted((TESTS / "attacks").glob("*.py"))
+
+
+@pytest.mark.parametrize("attack", ATTACKS, ids=[p.stem for p in ATTACKS])
+def test_every_attack_fares_the_same(boxes: dict[Isolation, Sandbox], attack: Path) -> None:
+    """What each attack script manages, line by line ("OK …" or not), in both modes. Two
+    differences are expected: the command line of the run's process names the server (it is
+    public, and says nothing of the grading), and how many tasks fit under the limit varies."""
+    limits = Limits(time_s=10)
+
+    def outcome(box: Sandbox) -> tuple[list[str], int | None]:
+        run = box.run([sys.executable, str(attack)], stdin=b"{}", limits=limits)
+        lines = [
+            " ".join(line.split()[:2])
+            for line in run.stdout.decode().splitlines()
+            if not line.startswith(("cmdline ", "tasks "))
+        ]
+        return sorted(lines), run.exit_code
+
+    assert outcome(boxes[Isolation.FORK]) == outcome(boxes[Isolation.FRESH])
+
+
+@pytest.mark.slow
+def test_every_test_script_gets_the_same_verdicts(plan_of: PlanFactory, quantize: Exercise) -> None:
+    scripts = sorted(SCRIPTS.glob("*.py"))
+    verdicts = {}
+    for iso in Isolation:
+        box = Sandbox.create(SandboxMode.AUTO, isolation=iso).preloading(["numpy"])
+        plan = plan_of(quantize, cases_dir=ONE_QUANTIZE_CASE, time_s=3)
+        plan = replace(plan, runner=box.run, sandbox=box, jobs=4)
+        reports = grade_many(plan, scripts)
+        verdicts[iso] = {
+            s.name: [o.verdict for o in r.outcomes] for s, r in zip(scripts, reports, strict=True)
+        }
+    assert verdicts[Isolation.FORK] == verdicts[Isolation.FRESH]
