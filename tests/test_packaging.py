@@ -55,8 +55,21 @@ def test_sdist_has_no_reference(dist: Path) -> None:
         n for n in names if ("reference" in n or "/secret/" in n) and "/tests/data/" not in n
     ]
     assert teacher == ["grade_autograder-0.1.0/reference/top-k/check.py"]
+    assert [n for n in names if "/tests/" in n] == []  # its student scripts solve the exercises
     assert any(n.endswith("cases/quantize/public/01-sample-outlier.out") for n in names)
     assert any(n.endswith("exercises/quantize.yaml") for n in names)
+
+
+def test_the_editable_install_of_the_quick_start_builds(tmp_path: Path) -> None:
+    """pip install -e (the README's quick start) builds an editable wheel: hatchling refuses
+    some path rewrites there that a normal build takes."""
+    subprocess.run(
+        [sys.executable, "-m", "hatchling", "build", "-t", "wheel:editable", "-d", str(tmp_path)],
+        cwd=PROJECT,
+        check=True,
+        capture_output=True,
+    )
+    assert len(list(tmp_path.glob("*.whl"))) == 1
 
 
 def test_installed_wheel_grades_from_any_directory(dist: Path, tmp_path: Path) -> None:
