@@ -33,8 +33,10 @@ class NewCase:
 
 
 def _check_name(name: str, what: str) -> None:
-    if not NAME.fullmatch(name):
-        raise UsageError(f"{what} name {name!r}: use letters, digits, '.', '_' and '-'")
+    if not NAME.fullmatch(name) or len(name) > 100:
+        raise UsageError(
+            f"{what} name {name!r}: use letters, digits, '.', '_' and '-' (100 at most)"
+        )
 
 
 def _case_files(exercise: Exercise, name: str) -> tuple[Path, Path] | None:
@@ -99,6 +101,7 @@ def add_case(
 
 def remove_case(exercise: Exercise, name: str) -> tuple[Path, ...]:
     """Delete case NAME's files and metadata; returns the files removed."""
+    _check_name(name, "case")
     writable_course(exercise.root)
     files = _case_files(exercise, name)
     if files is None and name not in exercise.case_meta:
@@ -116,6 +119,7 @@ def move_case(
 ) -> tuple[Path, ...]:
     """Rename case OLD to NEW (files and metadata), moving it to ``secret/`` or ``public/``
     when ``secret`` says so; returns the new files."""
+    _check_name(old, "case")
     _check_name(new, "case")
     writable_course(exercise.root)
     files = _case_files(exercise, old)

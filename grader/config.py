@@ -7,6 +7,7 @@ An unknown key is an error with a "did you mean": a typo must not silently chang
 from __future__ import annotations
 
 import difflib
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -115,7 +116,7 @@ def _parse(path: Path, table: object, prefix: str) -> Config:
         raise fail("sandbox", f"must be one of {', '.join(SANDBOX_MODES)}, got {sandbox!r}")
     submissions = get("submissions", dict) or {}
     for exercise, filename in submissions.items():
-        if not isinstance(filename, str) or "/" in filename or not filename.endswith(".py"):
+        if not isinstance(filename, str) or not re.fullmatch(r"[A-Za-z0-9_][\w.-]*\.py", filename):
             raise fail(
                 f"submissions.{exercise}", f"must be a file name ending in .py: {filename!r}"
             )

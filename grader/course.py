@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from . import __version__
@@ -25,7 +26,7 @@ def init_course(folder: Path, *, ci: tuple[str, ...] = ()) -> list[Path]:
         raise UsageError(f"{folder} is not a folder")
     name = folder.name or "course"
     files = {
-        CONFIG_FILE: CONFIG.format(name=name),
+        CONFIG_FILE: CONFIG.format(name=json.dumps(f"{name}-grade")),
         ".gitignore": GITIGNORE,
         "exercises/README.md": EXERCISES_README,
         "cases/README.md": CASES_README,
@@ -51,7 +52,7 @@ def init_course(folder: Path, *, ci: tuple[str, ...] = ()) -> list[Path]:
 CONFIG = """\
 # This folder is a grade course: grade finds it from any folder below, as git finds a repository.
 # Every setting is optional; a command-line option beats it.
-name = "{name}-grade"   # the package `grade package student` builds
+name = {name}   # the package `grade package student` builds
 version = "0.1.0"
 # timeout = 10          # seconds per case, for every exercise (default: each exercise's limit)
 # jobs = 2              # case-runs at once (default: the number of CPUs)

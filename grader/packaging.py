@@ -15,6 +15,7 @@ import hashlib
 import io
 import json
 import re
+import shlex
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -188,22 +189,55 @@ def package_student(root: Root, out: Path, chosen: tuple[str, ...] = ()) -> Buil
     return Built(target, names, public_n, secret_n)
 
 
+def _course_folder(root: Root, name: str) -> dict[str, bytes]:
+    """The exercise as a course folder of its own: spec, public and secret cases, checker."""
+    exercise = load_exercise(name, root)
+    files = {
+        f"course/{CONFIG_FILE}": _config_text(root).encode(),
+        f"course/exercises/{name}.yaml": exercise.spec_path.read_bytes(),
+    }
+    for case in own_cases(exercise):
+        shown = case.visibility is Visibility.VISIBLE
+        folder = exercise.public_cases if shown else exercise.secret_cases
+        kind = "public" if shown else "secret"
+        for suffix in (".in", ".out"):
+            data = (folder / f"{case.name}{suffix}").read_bytes()
+            files[f"course/cases/{name}/{kind}/{case.name}{suffix}"] = data
+    files.update(_checker(exercise, "course"))
+    return files
+
+
 def package_gradescope(root: Root, out: Path, exercise: str | None) -> Built:
-    """Gradescope's autograder zip: ``setup.sh``, ``run_autograder`` and a wheel holding the
-    grader and every case of ``exercise``, secret ones included."""
+    """Gradescope's autograder zip: ``setup.sh``, ``run_autograder``, the pinned grader as a
+    wheel (public data only) and the exercise as a course folder with its secret cases, which
+    ``run_autograder`` grades with ``--root``: outside site-packages, where the sandbox hides a
+    course's cases, and never inside an installed package another grader could read."""
     names = _names(root, (exercise,) if exercise else ())
     if len(names) != 1:
         raise UsageError(
             f"a Gradescope autograder grades one exercise: pass --exercise ({', '.join(names)})"
         )
     (name,) = names
-    filename, wheel, public_n, secret_n = wheel_bytes(root, names, secret=True)
-    submission = root.config.submissions.get(name, f"{name}.py")
     sandbox = root.config.sandbox or "auto"
+    if sandbox == "off":
+        raise UsageError(
+            f'{root.config.source}: sandbox = "off" would let a submission read the secret '
+            'cases on Gradescope; package it with "auto" or "strict"'
+        )
+    filename, wheel, _public_n, _secret_n = wheel_bytes(root, names, secret=False)
+    course = _course_folder(root, name)
+    public_n = sum("/public/" in k and k.endswith(".in") for k in course)
+    secret_n = sum("/secret/" in k and k.endswith(".in") for k in course)
+    submission = root.config.submissions.get(name, f"{name}.py")
     files = {
-        "setup.sh": SETUP.format(wheel=filename).encode(),
-        "run_autograder": RUN.format(exercise=name, expected=submission, sandbox=sandbox).encode(),
+        "setup.sh": SETUP.format(wheel=shlex.quote(filename)).encode(),
+        "run_autograder": RUN.format(
+            exercise=shlex.quote(name),
+            expected=shlex.quote(submission),
+            sandbox=shlex.quote(sandbox),
+        ).encode(),
         filename: wheel,
+        **course,
     }
     write_atomically(out, _zip(files, frozenset({"setup.sh", "run_autograder"})))
     return Built(out.absolute(), names, public_n, secret_n)
@@ -221,17 +255,17 @@ if ! python3 -m venv --help >/dev/null 2>&1; then
 fi
 python3 -m venv "$AUTOGRADER/venv"
 "$AUTOGRADER/venv/bin/pip" install --disable-pip-version-check \
-  "$AUTOGRADER/source/{wheel}"
+  "$AUTOGRADER/source/"{wheel}
 """
 
 RUN = """\
 #!/usr/bin/env bash
 # Gradescope's run_autograder: grade the submitted file into results/results.json.
-# The file graded is {expected} if submitted, else the only .py file; several .py files
-# and none of that name is refused with a message, never guessed.
+# The file graded is the expected one if submitted, else the only .py file; several .py files
+# and none of that name is refused with a message, never guessed. Only regular files count.
 set -u
 AUTOGRADER="${{AUTOGRADER:-/autograder}}"
-EXPECTED="{expected}"
+EXPECTED={expected}
 results="$AUTOGRADER/results/results.json"
 refuse() {{
   "$AUTOGRADER/venv/bin/python" -c \\
@@ -239,10 +273,10 @@ refuse() {{
     "$1" > "$results"
   exit 0
 }}
-mapfile -t scripts < <(
-  find "$AUTOGRADER/submission" -maxdepth 1 -name '*.py' -printf '%f\\n' | sort
+mapfile -d '' -t scripts < <(
+  find "$AUTOGRADER/submission" -maxdepth 1 -type f -name '*.py' -printf '%f\\0' | sort -z
 )
-if [ -f "$AUTOGRADER/submission/$EXPECTED" ]; then
+if [ -f "$AUTOGRADER/submission/$EXPECTED" ] && [ ! -L "$AUTOGRADER/submission/$EXPECTED" ]; then
   submission="$AUTOGRADER/submission/$EXPECTED"
 elif [ "${{#scripts[@]}}" -eq 1 ]; then
   submission="$AUTOGRADER/submission/${{scripts[0]}}"
@@ -252,9 +286,11 @@ else
   refuse "Submit your solution as $EXPECTED: found ${{scripts[*]}}, and cannot tell which to grade."
 fi
 echo "grading $(basename "$submission")"
-cd "$AUTOGRADER"  # the installed course, wherever this is run from
-"$AUTOGRADER/venv/bin/grade" check {exercise} "$submission" --sandbox {sandbox} \\
-  --format gradescope --output "$results"
-# grade exits 1 when a case fails: that is a result, not an autograder failure.
-[ -s "$results" ]
+cd "$AUTOGRADER"
+"$AUTOGRADER/venv/bin/grade" check {exercise} "$submission" --root "$AUTOGRADER/source/course" \\
+  --sandbox {sandbox} --format gradescope --output "$results"
+status=$?
+# grade exits 1 when a case fails: that is a result, not an autograder failure. 4 is the
+# grader's own fault (a broken checker, a machine problem): fail loudly, charge nobody.
+[ -s "$results" ] && [ "$status" -ne 4 ]
 """

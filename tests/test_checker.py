@@ -61,6 +61,24 @@ def test_a_broken_checker_is_a_grader_error_not_the_students(tmp_path: Path) -> 
     assert "the checker reference/divisor/check.py failed (exit code 7" in result.stdout
 
 
+def test_a_checker_that_raises_is_a_grader_error_not_a_rejection(tmp_path: Path) -> None:
+    """An uncaught exception exits 1, as a rejection does: its traceback tells them apart."""
+    course = tmp_path / "course"
+    shutil.copytree(CHECKER_COURSE, course)
+    (course / "reference" / "divisor" / "check.py").write_text("print('no'); 1 / 0\n")
+    script = tmp_path / "smallest.py"
+    script.write_text(SMALLEST)
+    result = grade(script, course)
+    assert result.exit_code == 4
+    assert set(statuses(result)) == {"grader_error"}
+
+
+def test_non_ascii_digits_are_not_a_divisor(tmp_path: Path) -> None:
+    script = tmp_path / "arabic.py"
+    script.write_text("input()\nprint('\u0663')\n")  # Arabic-Indic three
+    assert statuses(grade(script))[0] == "wrong_answer"
+
+
 def test_a_crash_stays_a_runtime_error_when_the_checker_cannot_judge(tmp_path: Path) -> None:
     course = tmp_path / "course"
     shutil.copytree(CHECKER_COURSE, course)

@@ -303,3 +303,22 @@ def test_the_checker_ships_in_the_student_package(tmp_path: Path) -> None:
     names = zipfile.ZipFile(result.stdout.strip()).namelist()
     assert "grader/_data/reference/divisor/check.py" in names
     assert [n for n in names if "solution" in n or "secret/" in n] == []
+
+
+@pytest.mark.parametrize("name", ["../../outside", "/tmp/x", "x" * 300])
+def test_case_commands_refuse_names_that_leave_the_course(
+    course_dir: Path, tmp_path: Path, name: str
+) -> None:
+    victim = tmp_path / "outside.in"
+    victim.write_text("keep me")
+    for argv in (["rm-case", "add", name], ["mv-case", "add", name, "fine"]):
+        result = run(*argv)
+        assert result.exit_code == 2, result.output
+        assert "grade: error: case name" in result.stderr
+    assert victim.read_text() == "keep me"
+
+
+def test_init_writes_a_folder_name_as_data(tmp_path: Path) -> None:
+    folder = tmp_path / 'x"\nsandbox = "off'
+    assert run("init", str(folder)).exit_code == 0
+    assert find_root(environ={}, cwd=folder).config.sandbox is None

@@ -54,7 +54,7 @@ def autograde(
     """A Gradescope run: /autograder with this submission, the shared source and venv."""
     root = tmp_path / "autograder"
     for sub in ("submission", "results"):
-        (root / sub).mkdir(parents=True)
+        (root / sub).mkdir(parents=True, exist_ok=True)
     for name in ("source", "venv"):
         (root / name).symlink_to(source / name)
     for name, script in files.items():
@@ -72,12 +72,14 @@ def autograde(
     return done, json.loads((root / "results" / "results.json").read_text())
 
 
-def test_the_zip_holds_setup_run_and_every_case(source: Path) -> None:
+def test_the_zip_holds_setup_run_and_every_case_outside_the_wheel(source: Path) -> None:
+    """Secret cases sit in a course folder graded with --root, never in site-packages, where
+    another installed grader's sandbox would not know to hide them."""
     assert os.access(source / "source" / "run_autograder", os.R_OK)
+    assert (source / "source" / "course" / "cases" / "add" / "secret" / "04-hidden.out").is_file()
     (wheel,) = (source / "source").glob("*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "grader/_data/cases/add/secret/04-hidden.out" in names
-    assert [n for n in names if "reference" in n] == []
+    assert [n for n in names if "secret/" in n or "reference" in n] == []
 
 
 def test_secret_cases_are_graded_and_stay_hidden(source: Path, tmp_path: Path) -> None:
@@ -113,3 +115,24 @@ def test_no_submission_scores_0_with_a_message(source: Path, tmp_path: Path) -> 
     _done, results = autograde(source, tmp_path, {})
     assert results["score"] == 0
     assert results["output"] == "No .py file was submitted: submit sum.py."
+
+
+def test_only_regular_files_count(source: Path, tmp_path: Path) -> None:
+    """A folder or a symlink named like a script is not a submission."""
+    root = tmp_path / "autograder" / "submission"
+    root.mkdir(parents=True)
+    (root / "sum.py").symlink_to("/etc/hostname")
+    (root / "other.py").mkdir()
+    _done, results = autograde(source, tmp_path, {})
+    assert results["output"] == "No .py file was submitted: submit sum.py."
+
+
+def test_a_course_that_turns_the_sandbox_off_is_refused(tmp_path: Path) -> None:
+    course = tmp_path / "course"
+    shutil.copytree(COURSE, course)
+    (course / "grade.toml").write_text("sandbox = 'off'\n")
+    args = ["package", "gradescope", str(tmp_path / "a.zip"), "--root", str(course)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2
+    assert "would let a submission read the secret cases" in result.stderr
+    assert not (tmp_path / "a.zip").exists()

@@ -1,5 +1,6 @@
 """Checker: python check.py input expected < output; exit 0 accepts, 1 rejects (reason first)."""
 
+import re
 import sys
 
 with open(sys.argv[1]) as f:
@@ -15,6 +16,6 @@ if expected == ["prime"] or got == ["prime"]:
         print(f"{n} is {'prime' if expected == ['prime'] else 'not prime'}")
         sys.exit(1)
     sys.exit(0)
-if not got[0].isdigit() or not 1 < int(got[0]) < n or n % int(got[0]):
+if not re.fullmatch(r"[0-9]+", got[0]) or not 1 < int(got[0]) < n or n % int(got[0]):
     print(f"{got[0]} is not a divisor of {n} between 1 and {n}")
     sys.exit(1)
