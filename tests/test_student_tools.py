@@ -140,3 +140,15 @@ def test_shell_completion(words: str, cword: str, expected: str) -> None:
         cwd="/",
     )
     assert expected in done.stdout.splitlines(), done.stdout + done.stderr
+
+
+def test_run_in_a_students_copy_of_a_checker_exercise(tmp_path: Path) -> None:
+    """No reference to compare with: the checker is not asked to judge against nothing."""
+    course = tmp_path / "course"
+    shutil.copytree(COURSE.parent / "checker_course", course)
+    (course / "reference" / "divisor" / "solution.py").unlink()  # only the checker ships
+    script = tmp_path / "mine.py"
+    script.write_text("input()\nprint(3)\n")
+    result = run("run", "divisor", str(script), "--root", str(course), input=b"12\n")
+    assert result.exit_code == 0, result.output
+    assert "your output:\n  3\n" in result.stdout
