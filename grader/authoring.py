@@ -12,6 +12,9 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
+from .cases import CASES_META_FILE, secret_meta
 from .errors import ExerciseError, UsageError
 from .expected import reference_output, regenerate
 from .files import write_atomically
@@ -19,7 +22,7 @@ from .grading import Runner
 from .material import material, validate
 from .records import Visibility
 from .resources import Root
-from .spec import SPEC_SUFFIX, Exercise, parse_case_meta, parse_yaml
+from .spec import SPEC_SUFFIX, CaseMeta, Exercise, parse_case_meta, parse_yaml, read_yaml
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _TOP_LEVEL = re.compile(r"^[^\s#]")
@@ -86,7 +89,7 @@ def add_case(
         fields["sample"] = True
     if visibility is Visibility.AFTER_DUE_DATE:
         fields["visibility"] = visibility.value
-    new_spec = set_case_meta(exercise.spec_path, name, fields) if fields or force else None
+    writes = _meta_writes(exercise, name, fields, secret=secret) if fields or force else []
     folder = exercise.secret_cases if secret else exercise.public_cases
     folder.mkdir(parents=True, exist_ok=True)
     if existing is not None:
@@ -94,9 +97,60 @@ def add_case(
             old.unlink(missing_ok=True)
     write_atomically(folder / f"{name}.in", data)
     write_atomically(folder / f"{name}.out", expected)
-    if new_spec is not None:
-        write_atomically(exercise.spec_path, new_spec)
+    for path, text in writes:
+        write_atomically(path, text)
     return NewCase(name, expected, folder)
+
+
+def _fields(meta: CaseMeta) -> dict[str, object]:
+    fields: dict[str, object] = {}
+    if meta.title is not None:
+        fields["title"] = meta.title
+    if meta.points != 1.0:
+        fields["points"] = meta.points
+    if meta.hint is not None:
+        fields["hint"] = meta.hint
+    if meta.visibility is not None:
+        fields["visibility"] = meta.visibility.value
+    if meta.sample:
+        fields["sample"] = True
+    return fields
+
+
+def set_secret_meta(path: Path, name: str, fields: dict[str, object]) -> str:
+    """``secret/cases.yaml`` with NAME's metadata set to ``fields`` (removed when empty).
+    The file is the grader's to write: it is dumped again, sorted, comments not kept."""
+    data = (read_yaml(path) or {}) if path.is_file() else {}
+    if not isinstance(data, dict):
+        raise ExerciseError(path, "must be a mapping of case name to metadata")
+    data.pop(name, None)
+    if fields:
+        data[name] = fields
+    text = yaml.safe_dump(data, sort_keys=True, allow_unicode=True) if data else "{}\n"
+    parse_case_meta(path, parse_yaml(path, text))
+    return text
+
+
+def _meta_writes(
+    exercise: Exercise, name: str, fields: dict[str, object], *, secret: bool
+) -> list[tuple[Path, str]]:
+    """The files to write so that NAME's metadata is ``fields``, kept where its folder says:
+    in the spec (public, shipped) or in ``secret/cases.yaml`` (never shipped)."""
+    hidden = exercise.secret_cases / CASES_META_FILE
+    writes = []
+    in_spec = name in exercise.case_meta
+    in_hidden = name in secret_meta(exercise)
+    if secret:
+        if in_spec:
+            writes.append((exercise.spec_path, set_case_meta(exercise.spec_path, name, {})))
+        if fields or in_hidden:
+            writes.append((hidden, set_secret_meta(hidden, name, fields)))
+    else:
+        if in_hidden:
+            writes.append((hidden, set_secret_meta(hidden, name, {})))
+        if fields or in_spec:
+            writes.append((exercise.spec_path, set_case_meta(exercise.spec_path, name, fields)))
+    return writes
 
 
 def remove_case(exercise: Exercise, name: str) -> tuple[Path, ...]:
@@ -104,10 +158,14 @@ def remove_case(exercise: Exercise, name: str) -> tuple[Path, ...]:
     _check_name(name, "case")
     writable_course(exercise.root)
     files = _case_files(exercise, name)
-    if files is None and name not in exercise.case_meta:
+    hidden = secret_meta(exercise)
+    if files is None and name not in exercise.case_meta and name not in hidden:
         raise UsageError(f"{exercise.name} has no case {name}")
-    if name in exercise.case_meta:
-        write_atomically(exercise.spec_path, set_case_meta(exercise.spec_path, name, {}))
+    writes = _meta_writes(exercise, name, {}, secret=True) + _meta_writes(
+        exercise, name, {}, secret=False
+    )
+    for path, text in dict(writes).items():
+        write_atomically(path, text)
     removed = tuple(p for p in files or () if p.exists())
     for path in removed:
         path.unlink()
@@ -125,25 +183,39 @@ def move_case(
     files = _case_files(exercise, old)
     if files is None:
         raise UsageError(f"{exercise.name} has no case {old}")
-    if new != old and (_case_files(exercise, new) is not None or new in exercise.case_meta):
+    hidden = secret_meta(exercise)
+    taken = new in exercise.case_meta or new in hidden
+    if new != old and (_case_files(exercise, new) is not None or taken):
         raise UsageError(f"case {new} exists in {exercise.name}")
     in_secret = files[0].parent == exercise.secret_cases
     to_secret = in_secret if secret is None else secret
-    meta = exercise.case_meta.get(old)
-    if meta is not None and to_secret and meta.sample:
+    meta = exercise.case_meta.get(old) or hidden.get(old)
+    fields = _fields(meta) if meta is not None else {}
+    if to_secret and fields.get("sample"):
         raise UsageError(f"case {old} is a sample: a secret case cannot be (edit its metadata)")
+    if not to_secret:
+        fields.pop("visibility", None)  # a public case is shown, whatever it said as a secret
     folder = exercise.secret_cases if to_secret else exercise.public_cases
     if folder / f"{new}.in" == files[0]:
         raise UsageError(f"case {old} is there already")
-    new_spec = rename_case_meta(exercise.spec_path, old, new) if meta is not None else None
+    if meta is not None and in_secret == to_secret and not in_secret:
+        writes = [(exercise.spec_path, rename_case_meta(exercise.spec_path, old, new))]
+    else:
+        writes = _meta_writes(exercise, old, {}, secret=in_secret)
     folder.mkdir(parents=True, exist_ok=True)
     moved = []
     for path in files:
         target = folder / f"{new}{path.suffix}"
         path.rename(target)
         moved.append(target)
-    if new_spec is not None:
-        write_atomically(exercise.spec_path, new_spec)
+    for path, text in writes:
+        write_atomically(path, text)
+    if fields and not (in_secret == to_secret and not in_secret):
+        from .spec import load_exercise
+
+        after = load_exercise(exercise.name, exercise.root)
+        for path, text in _meta_writes(after, new, fields, secret=to_secret):
+            write_atomically(path, text)
     return tuple(moved)
 
 

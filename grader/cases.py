@@ -54,6 +54,13 @@ def _pairs(directory: Path) -> set[str]:
     return {p.stem for p in directory.iterdir() if p.suffix in (".in", ".out")}
 
 
+def secret_meta(exercise: Exercise) -> Mapping[str, CaseMeta]:
+    """The secret cases' titles, points, hints and visibility: ``secret/cases.yaml``, which
+    never ships (the spec ships, and a hint can give a case away)."""
+    path = exercise.secret_cases / CASES_META_FILE
+    return parse_case_meta(path, read_yaml(path)) if path.is_file() else {}
+
+
 def own_cases(exercise: Exercise) -> tuple[Case, ...]:
     """The public cases and, where they are present, the secret ones."""
     stray = sorted(exercise.cases_dir.glob("*.in")) + sorted(exercise.cases_dir.glob("*.out"))
@@ -69,7 +76,13 @@ def own_cases(exercise: Exercise) -> tuple[Case, ...]:
     if not public and not secret:
         where = exercise.public_cases if exercise.secret_cases.is_dir() else exercise.cases_dir
         raise ExerciseError(where, "holds no cases (NAME.in + NAME.out pairs)")
-    if exercise.secret_cases.is_dir():  # else metadata may name the secret cases not here
+    hidden_meta = secret_meta(exercise)
+    hidden_file = exercise.secret_cases / CASES_META_FILE
+    for name in sorted(hidden_meta.keys() & exercise.case_meta.keys()):
+        raise ExerciseError(hidden_file, f"{name}: its metadata is in {exercise.spec_path} too")
+    for name in sorted(hidden_meta.keys() - secret):
+        raise ExerciseError(hidden_file, f"{name}: no case {name}.in in {exercise.secret_cases}")
+    if exercise.secret_cases.is_dir():  # else the spec may name secret cases not here
         for name in sorted(exercise.case_meta.keys() - public - secret):
             raise ExerciseError(exercise.spec_path, f"cases.{name}: no case {name}.in")
     for name, meta in exercise.case_meta.items():
@@ -79,10 +92,12 @@ def own_cases(exercise: Exercise) -> tuple[Case, ...]:
                 f"cases.{name}.visibility: a public case is shown to students; "
                 f"move it to {exercise.secret_cases} to keep it secret",
             )
+    everything = {**exercise.case_meta, **hidden_meta}
+    for name, meta in everything.items():
         if name in secret and meta.visibility is Visibility.VISIBLE:
             raise ExerciseError(
-                exercise.spec_path,
-                f"cases.{name}.visibility: a secret case is never shown; move it to "
+                hidden_file if name in hidden_meta else exercise.spec_path,
+                f"{name}.visibility: a secret case is never shown; move it to "
                 f"{exercise.public_cases} to show it",
             )
     found: list[Case] = []
@@ -91,7 +106,7 @@ def own_cases(exercise: Exercise) -> tuple[Case, ...]:
         (exercise.secret_cases, secret, Visibility.HIDDEN),
     ):
         if names:
-            own = {k: v for k, v in exercise.case_meta.items() if k in names}
+            own = {k: v for k, v in everything.items() if k in names}
             found += load_cases(folder, own, default=CaseMeta(visibility=visibility))
     return tuple(sorted(found, key=lambda c: c.name))
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__
-from .cases import SECRET_COUNTS, own_cases
+from .cases import CASES_META_FILE, SECRET_COUNTS, own_cases
 from .compare import Checker
 from .config import CONFIG_FILE
 from .errors import UsageError
@@ -203,6 +203,9 @@ def _course_folder(root: Root, name: str) -> dict[str, bytes]:
         for suffix in (".in", ".out"):
             data = (folder / f"{case.name}{suffix}").read_bytes()
             files[f"course/cases/{name}/{kind}/{case.name}{suffix}"] = data
+    hidden_meta = exercise.secret_cases / CASES_META_FILE
+    if hidden_meta.is_file():
+        files[f"course/cases/{name}/secret/{CASES_META_FILE}"] = hidden_meta.read_bytes()
     files.update(_checker(exercise, "course"))
     return files
 

@@ -322,3 +322,31 @@ def test_init_writes_a_folder_name_as_data(tmp_path: Path) -> None:
     folder = tmp_path / 'x"\nsandbox = "off'
     assert run("init", str(folder)).exit_code == 0
     assert find_root(environ={}, cwd=folder).config.sandbox is None
+
+
+def test_secret_metadata_lives_beside_the_secret_cases(course_dir: Path, tmp_path: Path) -> None:
+    """The spec ships; a secret case's title and hint can give it away, so they never are in it."""
+    added = run(
+        "add-case",
+        "add",
+        "09-x",
+        "--input",
+        "-",
+        "--secret",
+        "--hint",
+        "SECRET HINT",
+        input=b"2 2\n",
+    )
+    assert added.exit_code == 0, added.output
+    spec = (course_dir / "exercises" / "add.yaml").read_text()
+    assert "SECRET HINT" not in spec and "09-x" not in spec
+    hidden = course_dir / "cases" / "add" / "secret" / "cases.yaml"
+    assert "SECRET HINT" in hidden.read_text()
+    wheel = Path(run("package", "student", str(tmp_path / "dist")).stdout.strip())
+    with zipfile.ZipFile(wheel) as archive:
+        assert not any(b"SECRET HINT" in archive.read(n) for n in archive.namelist())
+    moved = run("mv-case", "add", "09-x", "09-y", "--public")
+    assert moved.exit_code == 0, moved.output
+    assert "09-x" not in hidden.read_text()
+    assert load_exercise("add", find_root(environ={})).case_meta["09-y"].hint == "SECRET HINT"
+    assert run("verify", "add").exit_code == 0

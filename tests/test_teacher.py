@@ -123,7 +123,6 @@ def test_add_case_writes_files_and_metadata_keeping_comments(course_copy: Root) 
         "Four numbers: a colon, and a 'quote'",
         "--hint",
         "Per number.",
-        "--secret",
         "--points",
         "2",
         "--root",
@@ -132,7 +131,7 @@ def test_add_case_writes_files_and_metadata_keeping_comments(course_copy: Root) 
     )
     assert result.exit_code == 0, result.output
     assert result.stdout == "10\n"  # the reference's output, printed for the teacher
-    folder = course_copy.cases / "add" / "secret"
+    folder = course_copy.cases / "add" / "public"
     assert (folder / "05-four.in").read_bytes() == b"1 2 3 4\n"
     assert (folder / "05-four.out").read_text() == "10\n"
     assert spec.read_text().startswith("# the teacher's comment\n")
@@ -140,7 +139,7 @@ def test_add_case_writes_files_and_metadata_keeping_comments(course_copy: Root) 
     assert meta.title == "Four numbers: a colon, and a 'quote'"
     assert (meta.hint, meta.points) == ("Per number.", 2.0)
     (case,) = [c for c in own_cases(load_exercise("add", course_copy)) if c.name == "05-four"]
-    assert case.visibility is Visibility.HIDDEN  # what the folder says
+    assert case.visibility is Visibility.VISIBLE  # what the folder says
     assert load_exercise("add", course_copy).case_meta["03-single"].title == "One number"
     assert run("verify", "add", "--root", str(course_copy.path)).exit_code == 0
 
