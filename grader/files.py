@@ -25,7 +25,7 @@ def _umask() -> int:
     return mask
 
 
-def write_atomically(path: Path, text: str | bytes) -> None:
+def write_atomically(path: Path, text: str | bytes, *, durable: bool = True) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same folder and a rename: a full
     disk, Ctrl-C or a kill leaves the old file (or none), never a truncated one.
 
@@ -46,7 +46,8 @@ def write_atomically(path: Path, text: str | bytes) -> None:
             )
             f.write(text)
             f.flush()
-            os.fsync(f.fileno())
+            if durable:  # a cache need not survive a power cut, a gradebook must
+                os.fsync(f.fileno())
         os.replace(tmp, target)
     except BaseException as exc:
         with contextlib.suppress(OSError):
@@ -54,6 +55,8 @@ def write_atomically(path: Path, text: str | bytes) -> None:
         if isinstance(exc, OSError):
             raise InternalError(f"cannot write {path}: {exc.strerror}") from exc
         raise
+    if not durable:
+        return
     with contextlib.suppress(OSError):  # the rename itself survives a power cut once this is done
         folder = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY)
         try:

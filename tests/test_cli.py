@@ -277,6 +277,8 @@ def test_every_command_has_help(command: list[str]) -> None:
 def test_strict_sandbox_failure_exits_4_with_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     from grader.sandbox import Sandbox
 
+    monkeypatch.setattr("grader.sandbox.sandbox._PROBED", {})  # no earlier probe
+
     monkeypatch.setattr(Sandbox, "_probe", lambda self: {"seccomp": "OSError: nope"})
     result = grade_cli("add", str(SOLUTION), "--sandbox", "strict", env=IN_COURSE)
     assert result.exit_code == 4

@@ -305,6 +305,7 @@ def test_a_sandbox_that_cannot_start_is_a_grader_error(quantize: Exercise) -> No
 
 
 def test_strict_refuses_a_machine_missing_a_layer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("grader.sandbox.sandbox._PROBED", {})  # no earlier probe
     monkeypatch.setattr(
         Sandbox,
         "_probe",
@@ -330,6 +331,7 @@ def test_other_systems_degrade_to_limits_without_probing(
     monkeypatch: pytest.MonkeyPatch, quantize: Exercise
 ) -> None:
     monkeypatch.setattr(sys, "platform", "darwin")
+    monkeypatch.setattr("grader.sandbox.sandbox._PROBED", {})  # no earlier probe
     monkeypatch.setattr(Sandbox, "_probe", lambda self: pytest.fail("probed on darwin"))
     auto = Sandbox.create(SandboxMode.AUTO)
     assert not auto.layers & {Layer.NAMESPACES, Layer.MOUNTS, Layer.LANDLOCK, Layer.SECCOMP}

@@ -29,6 +29,9 @@ from grader.sandbox.uids import FIRST, UidPool
 ATTACKS = TESTS / "attacks"
 PROJECT = TESTS.parent
 LAUNCHER = TESTS / "launchers" / "no_userns.py"
+# Seven environments, each its own grader process: run by .ci/run (python -m pytest -m slow)
+pytestmark = pytest.mark.slow
+
 USER = "grade-test"
 
 WRAPPER = """

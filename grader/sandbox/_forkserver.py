@@ -136,6 +136,9 @@ def main() -> None:
         with contextlib.suppress(Exception):  # not installed: the student's import will say so
             __import__(name)
     child = _load_child()
+    child.preload_layers()
+    import ctypes  # noqa: F401  (each child would import it to set PR_SET_PDEATHSIG)
+
     control = socket.socket(fileno=CONTROL_FD)
     env, fds = serve(control)
     _become_the_run(env, fds)

@@ -148,6 +148,8 @@ def _readable(
 
 
 LANDLOCK_ABI_MAX_ENV = "GRADE_LANDLOCK_ABI_MAX"
+# Probe results, once per process (a library or a test suite creates many sandboxes)
+_PROBED: dict[tuple[int, int, frozenset[Layer]], dict[str, str]] = {}
 
 
 def _landlock_abi_max() -> int:
@@ -201,7 +203,10 @@ class Sandbox:
             return cls(mode, frozenset(), {}, hidden, chosen, why or "")
         wanted: list[Layer] = [layer for layer in Layer if layer is not Layer.UID]
         if sys.platform == "linux":
-            probed = cls(mode, frozenset(wanted), {}, hidden)._probe()
+            key = (os.geteuid(), _landlock_abi_max(), frozenset(wanted))
+            if key not in _PROBED:  # what this kernel offers does not change while we run
+                _PROBED[key] = cls(mode, frozenset(wanted), {}, hidden)._probe()
+            probed = _PROBED[key]
         else:  # raw Linux syscall numbers mean something else elsewhere: never try them
             probed = dict.fromkeys(wanted, f"not available on {sys.platform}")
         layers: set[Layer] = {layer for layer in wanted if probed.get(layer) == "ok"}
@@ -375,6 +380,7 @@ class Sandbox:
                     python, self.preload, child_environment(base, os.environ), user_site()
                 )
                 config["parent"] = server.pid  # the child's parent, which it dies with
+                config["compiled"] = {}  # the server has the layers loaded already
             # 0600 and the grader's: the child gets it already open, as fd 4
             (base / "config").write_bytes(marshal.dumps(config))
             done = spawn_and_wait(
