@@ -238,3 +238,57 @@ Next steps:
   5. Put a known-wrong solution per classic mistake in reference/{name}/wrong/,
      its docstring saying "Known wrong: <the mistake>" and "expect: <verdict>".
   6. grade verify {name}, until every row says ok."""
+
+
+@cli.command("mutants")
+@click.argument("exercise", shell_complete=complete_exercises)
+@click.option(
+    "--inputs",
+    type=click.IntRange(min=0),
+    default=40,
+    show_default=True,
+    help="Generated inputs to try on each surviving mutant.",
+)
+@sandbox_option
+@root_option
+def mutants_command(
+    exercise: str, inputs: int, sandbox_mode: str | None, root: Path | None
+) -> None:
+    """Mutation analysis: do EXERCISE's cases fail every small change of the reference?
+
+    \b
+    Each mutant changes one place of reference/EXERCISE/solution.py (an operator,
+    a constant, a comparison, a rounding, a slice, a range, a format's precision, a
+    dropped statement, a string's case). A survivor passes every case: it is run on
+    inputs from generate.py, and the smallest one telling it from the reference is
+    printed, ready for grade add-case; when none does, it is counted as equivalent.
+    Exit 0 when every mutant some input separates is killed.
+    """
+    from ..material import material
+    from ..mutants import analyse
+    from ..spec import load_exercise
+    from .base import plan_for
+
+    where = resolve_root(root)
+    spec = load_exercise(exercise, where)
+    teacher = material(spec)
+    plan = plan_for(spec, sandbox_mode=sandbox_mode)
+    result = analyse(plan, teacher, inputs=inputs)
+    original = teacher.solution.read_text(encoding="utf-8")
+    for survivor in result.gaps:
+        click.echo(survivor.mutant.diff(original), nl=False)
+        shown = (survivor.separating or b"").decode(errors="replace")
+        lines = shown.splitlines()
+        preview = "\n".join(f"    {line}" for line in lines[:6])
+        more = f"\n    … ({len(lines) - 6} more lines)" if len(lines) > 6 else ""
+        click.echo(
+            f"  survives every case; this input tells it from the reference:\n{preview}{more}"
+        )
+        click.echo(f"  (add it: grade add-case {exercise} NAME --input FILE)\n")
+    click.echo(
+        f"{exercise}: {result.total} mutants, {result.killed} killed, "
+        f"{result.equivalent} equivalent (no input among {inputs} told them apart), "
+        f"{len(result.gaps)} surviving: score {result.score:.1%} of the "
+        f"{result.total - result.equivalent} non-equivalent"
+    )
+    sys.exit(ExitCode.FAILED if result.gaps else ExitCode.OK)
