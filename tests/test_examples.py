@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import os
 import shlex
 import shutil
@@ -80,9 +81,11 @@ def test_batch_example(tmp_path: Path, reference_dir: Path) -> None:
         timeout=300,
     )
     assert result.returncode == 0, result.stderr
-    gradebook = (tmp_path / "gradebook.csv").read_text().splitlines()
-    assert gradebook[1].startswith("ann,1.0000,10,10,")
-    assert gradebook[2].startswith("ben,0.3000,3,10,")
+    rows = list(csv.DictReader((tmp_path / "gradebook.csv").read_text().splitlines()))
+    # however many cases the exercise has (a teacher adds some): ann passes all, ben not
+    assert [r["submission"] for r in rows] == ["ann", "ben"]
+    assert rows[0]["score"] == "1.0000" and rows[0]["passed"] == rows[0]["total"]
+    assert float(rows[1]["score"]) < 1 and int(rows[1]["passed"]) < int(rows[1]["total"])
 
 
 def _python_310() -> str | None:

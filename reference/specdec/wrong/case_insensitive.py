@@ -1,0 +1,27 @@
+"""Known wrong: compares tokens ignoring case (The is not the).
+
+expect: wrong_answer
+"""
+
+import sys
+
+
+def main() -> None:
+    total = rounds = 0
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        left, right = line.split("|")
+        draft = left.split()[1:]  # drop "draft:"
+        target = right.split()[1:]  # drop "target:"
+        accepted = 0
+        while accepted < len(draft) and draft[accepted].lower() == target[accepted].lower():
+            accepted += 1
+        tokens = [*draft[:accepted], target[accepted]]
+        rounds += 1
+        total += len(tokens)
+        print(f"round {rounds}: +{len(tokens)} tokens: {' '.join(tokens)}")
+    print(f"{total} tokens in {rounds} target passes ({total / rounds:.2f} per pass)")
+
+
+main()
