@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import ExerciseError, InternalError
-from .grading import Runner
+from .grading import Plan, Runner
 from .material import material
 from .spec import Exercise
 from .text import decode, last_line
@@ -54,3 +54,17 @@ def regenerate(exercise: Exercise, *, runner: Runner) -> tuple[Stale, ...]:
     for item in stale:
         item.path.write_text(item.fresh, encoding="utf-8")
     return stale
+
+
+def mistake_files(exercise: Exercise, plan: Plan) -> dict[Path, str]:
+    """What ``mistakes.json`` should hold beside the cases: each known-wrong solution's wrong
+    answers on them, as digests (``mistakes.py``)."""
+    from . import mistakes
+    from .grading import grade_many
+
+    wrong = material(exercise).wrong_solutions()
+    if not wrong:
+        return {}
+    reports = grade_many(replace(plan, mistakes=mistakes.Mistakes()), [w.path for w in wrong])
+    printed = mistakes.wrong_answers({w.path.stem: r for w, r in zip(wrong, reports, strict=True)})
+    return mistakes.wanted(exercise, printed, {w.path.stem: w.mistake for w in wrong})

@@ -25,6 +25,8 @@ from .checker import comparator_for
 from .diagnose import advise
 from .errors import GraderError, SubmissionError
 from .judge import grader_error, judge, skipped
+from .mistakes import Mistakes
+from .mistakes import load as known_mistakes
 from .records import Case, CaseOutcome, Report, Verdict
 from .resources import Root
 from .sandbox import Isolation, Limits, RunResult, Sandbox, SandboxMode
@@ -109,6 +111,7 @@ class Plan:
     skip_after_timeout: bool = False  # a submission's remaining cases, once one timed out
     stop_after_failure: bool = False  # -x: the cases after the first that does not pass
     max_time_per_submission: float | None = None  # seconds of runs, then the rest is skipped
+    mistakes: Mistakes = field(default_factory=Mistakes)  # known-wrong outputs, per case
 
     def notice(self) -> str | None:
         """The sandbox's one line on what is not isolated here, if anything."""
@@ -151,6 +154,7 @@ def prepare(
         runner=box.run,
         jobs=max(1, jobs or os.cpu_count() or 1),
         sandbox=box,
+        mistakes=known_mistakes(exercise) if cases_dir is None else Mistakes(),
     )
 
 
@@ -196,6 +200,8 @@ def run_case(
         run = plan.runner([plan.python, str(script)], stdin=case.input, limits=plan.limits)
         outcome = judge(case, run, comparator_for(plan, case), plan.limits)
         outcome = replace(outcome, advice=advise(outcome, script))
+        if outcome.verdict is Verdict.WRONG_ANSWER:
+            outcome = replace(outcome, diagnosis=plan.mistakes.match(case.name, outcome.stdout))
     except GraderError as exc:
         outcome = grader_error(case, str(exc))
     except Exception as exc:  # one broken case must not stop the others

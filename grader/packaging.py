@@ -27,6 +27,7 @@ from .compare import Checker
 from .config import CONFIG_FILE
 from .errors import UsageError
 from .files import write_atomically
+from .mistakes import MISTAKES_FILE
 from .records import Visibility
 from .resources import Root
 from .spec import Exercise, exercise_names, load_exercise
@@ -96,6 +97,10 @@ def _course_files(
                 files[f"{data}/cases/{name}/{kind}/{case.name}{suffix}"] = source.read_bytes()
             public_n += shown
             secret_n += not shown
+        for folder, kind in ((exercise.public_cases, "public"), (exercise.secret_cases, "secret")):
+            known = folder / MISTAKES_FILE  # what known-wrong solutions print: for diagnosis
+            if known.is_file() and (secret or kind == "public"):
+                files[f"{data}/cases/{name}/{kind}/{MISTAKES_FILE}"] = known.read_bytes()
         files.update(_checker(exercise, data))
     if counts:
         files[f"{data}/{SECRET_COUNTS}"] = json.dumps(counts, sort_keys=True).encode()
@@ -203,9 +208,11 @@ def _course_folder(root: Root, name: str) -> dict[str, bytes]:
         for suffix in (".in", ".out"):
             data = (folder / f"{case.name}{suffix}").read_bytes()
             files[f"course/cases/{name}/{kind}/{case.name}{suffix}"] = data
-    hidden_meta = exercise.secret_cases / CASES_META_FILE
-    if hidden_meta.is_file():
-        files[f"course/cases/{name}/secret/{CASES_META_FILE}"] = hidden_meta.read_bytes()
+    extras = (("secret", CASES_META_FILE), ("public", MISTAKES_FILE), ("secret", MISTAKES_FILE))
+    for kind, extra in extras:
+        path = (exercise.secret_cases if kind == "secret" else exercise.public_cases) / extra
+        if path.is_file():
+            files[f"course/cases/{name}/{kind}/{extra}"] = path.read_bytes()
     files.update(_checker(exercise, "course"))
     return files
 

@@ -92,6 +92,18 @@ class Comparison:
 
 
 @dataclass(frozen=True)
+class Diagnosis:
+    """A known mistake the output matches: a known-wrong solution prints exactly this."""
+
+    mistake: str  # its id: the known-wrong solution's file name, e.g. round_half_up
+    hint: str  # what the mistake is, e.g. "rounds half away from zero"
+
+    @property
+    def message(self) -> str:
+        return f"your output is exactly that of a program that {self.hint.rstrip('.')}"
+
+
+@dataclass(frozen=True)
 class Case:
     name: str
     input: bytes
@@ -116,6 +128,7 @@ class CaseOutcome:
     stderr: str = ""
     comparison: Comparison | None = None
     advice: str | None = None  # a recognised mistake's targeted message (diagnose.py)
+    diagnosis: Diagnosis | None = None  # a known-wrong solution prints the same (mistakes.py)
 
     @property
     def passed(self) -> bool:
@@ -151,6 +164,7 @@ class CaseOutcome:
             comparison=self.comparison if shown else None,
             advice=self.advice if shown else None,
             expected=case.expected if shown else "",
+            diagnosis=self.diagnosis if shown else None,
         )
 
 
@@ -174,6 +188,7 @@ class CaseFeedback:
     comparison: Comparison | None = None
     advice: str | None = None
     expected: str = ""  # the whole expected output, for --diff
+    diagnosis: Diagnosis | None = None
 
     @property
     def passed(self) -> bool:

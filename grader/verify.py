@@ -19,7 +19,7 @@ from .material import Material, WrongSolution, material, validate
 from .records import Case, Report, Verdict
 from .resources import Root
 from .sandbox import Sandbox
-from .spec import load_exercise
+from .spec import Exercise, load_exercise
 
 MARGIN = 3.0  # the reference's slowest case should leave this factor under the time limit
 
@@ -99,7 +99,29 @@ def verify(name: str, root: Root, *, sandbox: Sandbox) -> Verification:
         checks.append(Check("wrong solutions", Status.FAIL, str(unreadable)))
     else:
         checks.append(_wrong(wrong, others[len(accepted) :]))
+        checks.append(_mistakes(exercise, wrong, others[len(accepted) :]))
     return done()
+
+
+def _mistakes(
+    exercise: Exercise, wrong: Sequence[WrongSolution], reports: Sequence[Report]
+) -> Check:
+    """Whether mistakes.json (what diagnosis compares a student's output with) is current."""
+    from . import mistakes
+
+    if not wrong:
+        return Check("known mistakes", Status.WARN, "no known-wrong solution to recognise")
+    printed = mistakes.wrong_answers({w.path.stem: r for w, r in zip(wrong, reports, strict=True)})
+    files = mistakes.wanted(exercise, printed, {w.path.stem: w.mistake for w in wrong})
+    stale = mistakes.stale(files)
+    if stale:
+        return Check(  # a nicety for students: never what makes an exercise fail
+            "known mistakes",
+            Status.WARN,
+            f"{stale[0].name} is stale beside {stale[0].parent.name}/ cases; run: grade regen "
+            f"{exercise.name}",
+        )
+    return Check("known mistakes", Status.OK, f"{len(files)} mistakes.json current")
 
 
 def _inputs(teacher: Material, cases: tuple[Case, ...]) -> Check:

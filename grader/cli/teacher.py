@@ -11,6 +11,8 @@ import click
 
 from ..errors import ExitCode
 from ..records import Visibility
+from ..resources import Root
+from ..sandbox import Sandbox
 from .base import (
     cli,
     complete_exercises,
@@ -29,21 +31,30 @@ from .base import (
 @sandbox_option
 @root_option
 def regen(exercise: str, check_only: bool, sandbox_mode: str | None, root: Path | None) -> None:
-    """Recompute EXERCISE's expected outputs (.out files) from the reference solution."""
-    from ..expected import regenerate, stale_outputs
+    """Recompute EXERCISE's expected outputs (.out files) from the reference solution, and
+    what its known-wrong solutions print on the cases (mistakes.json, for diagnosis)."""
+    from .. import mistakes
+    from ..expected import mistake_files, regenerate, stale_outputs
+    from ..grading import prepare
     from ..spec import load_exercise
 
     where = resolve_root(root)
     spec = load_exercise(exercise, where)
-    runner = teacher_sandbox(where, sandbox_mode).run
+    sandbox = teacher_sandbox(where, sandbox_mode)
+    runner = sandbox.run
     matches = f"{exercise}: every expected output matches the reference"
     if not check_only:
         written = regenerate(spec, runner=runner)
         for item in written:
             click.echo(f"wrote {item.path}")
+        for path in mistakes.write(mistake_files(spec, prepare(spec, sandbox=sandbox))):
+            click.echo(f"wrote {path}")
         if not written:
             click.echo(matches, err=True)
         return
+    stale_mistakes = mistakes.stale(mistake_files(spec, prepare(spec, sandbox=sandbox)))
+    for path in stale_mistakes:
+        click.echo(f"{path} is stale: what the known-wrong solutions print has changed")
     stale = stale_outputs(spec, runner=runner)
     for item in stale:
         diff = difflib.unified_diff(
@@ -53,9 +64,10 @@ def regen(exercise: str, check_only: bool, sandbox_mode: str | None, root: Path 
             tofile=f"{item.path} (reference)",
         )
         click.echo("".join(diff), nl=False)
-    if stale:
+    if stale or stale_mistakes:
         click.echo(
-            f"{len(stale)} expected output(s) are stale; run: grade regen {exercise}", err=True
+            f"{len(stale) + len(stale_mistakes)} file(s) are stale; run: grade regen {exercise}",
+            err=True,
         )
         sys.exit(ExitCode.FAILED)
     click.echo(matches, err=True)
@@ -146,7 +158,8 @@ def add_case_command(
     if (input_file is None) == (seed is None):
         raise UsageError("give the input with exactly one of --input FILE (or -) and --random SEED")
     data = input_file.read() if seed is None else generate(material(spec), seed, size)
-    runner = teacher_sandbox(where, sandbox_mode).run
+    sandbox = teacher_sandbox(where, sandbox_mode)
+    runner = sandbox.run
     case = add_case(
         spec,
         name,
@@ -161,6 +174,7 @@ def add_case_command(
         force=force,
     )
     written = (case.folder / case.name).absolute()
+    _refresh_mistakes(exercise, where, sandbox)
     click.echo(f"added {written}.in and .out; the reference prints:", err=True)
     click.echo(case.expected, nl=False)
 
@@ -174,12 +188,9 @@ def new_command(exercise: str, sandbox_mode: str | None, root: Path | None) -> N
     from ..authoring import new_exercise
 
     where = resolve_root(root)
-    written = new_exercise(
-        exercise,
-        where,
-        runner=teacher_sandbox(where, sandbox_mode).run,
-        reserved={*cli.commands, "help"},
-    )
+    sandbox = teacher_sandbox(where, sandbox_mode)
+    written = new_exercise(exercise, where, runner=sandbox.run, reserved={*cli.commands, "help"})
+    written += _refresh_mistakes(exercise, where, sandbox)
     click.echo(f"created exercise {exercise} in {where.path}:")
     for path in written:
         click.echo(f"  {path}")
@@ -292,3 +303,14 @@ def mutants_command(
         f"{result.total - result.equivalent} non-equivalent"
     )
     sys.exit(ExitCode.FAILED if result.gaps else ExitCode.OK)
+
+
+def _refresh_mistakes(exercise: str, where: Root, sandbox: Sandbox) -> list[Path]:
+    """mistakes.json again, after the cases changed: what the known-wrong solutions print."""
+    from .. import mistakes
+    from ..expected import mistake_files
+    from ..grading import prepare
+    from ..spec import load_exercise
+
+    spec = load_exercise(exercise, where)
+    return mistakes.write(mistake_files(spec, prepare(spec, sandbox=sandbox)))

@@ -64,6 +64,8 @@ def _rows(c: CaseFeedback) -> list[tuple[str, str]]:
     if not c.details_shown:
         return [("", '<span class="note">hidden case: no input or output is shown</span>')]
     rows = [("problem", _e(safe(c.message)))]
+    if c.diagnosis is not None:
+        rows.insert(0, ("mistake", f'<span class="advice">{_e(c.diagnosis.message)}</span>'))
     if c.verdict not in (Verdict.GRADER_ERROR, Verdict.SKIPPED):
         rows.append(("input", _lines(c.input, INPUT_LINES)))
     m: Comparison | None = c.comparison
@@ -83,7 +85,7 @@ def _rows(c: CaseFeedback) -> list[tuple[str, str]]:
         rows.append(("printed", _lines(c.stdout, INPUT_LINES, tail=True)))
     if c.advice:
         rows.append(("advice", f'<span class="advice">{_e(safe(c.advice))}</span>'))
-    if c.hint and c.verdict is Verdict.WRONG_ANSWER:
+    if c.hint and c.verdict is Verdict.WRONG_ANSWER and c.diagnosis is None:
         rows.append(("hint", f'<span class="hint">this case checks: {_e(c.hint)}</span>'))
     return rows
 

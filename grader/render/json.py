@@ -10,13 +10,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import __version__
-from ..records import CaseFeedback, Feedback, Verdict, Visibility
+from ..records import CaseFeedback, Diagnosis, Feedback, Verdict, Visibility
 
 SCHEMA_VERSION = 1
 
 
 def _case(c: CaseFeedback) -> dict[str, Any]:
-    return {
+    found: dict[str, Any] = {
         "name": c.name,
         "title": c.title,
         "status": c.verdict.value,
@@ -27,6 +27,22 @@ def _case(c: CaseFeedback) -> dict[str, Any]:
         "max_points": c.max_points,
         "visibility": c.visibility.value,
     }
+    if c.diagnosis is not None:  # only where a known mistake matched
+        found["diagnosis"] = {"mistake": c.diagnosis.mistake, "hint": c.diagnosis.message}
+    return found
+
+
+def _diagnoses(feedback: Feedback) -> list[dict[str, Any]]:
+    """Each known mistake the output matched, once, with the cases where it did."""
+    found: dict[str, dict[str, Any]] = {}
+    for c in feedback.cases:
+        if c.diagnosis is not None:
+            entry = found.setdefault(
+                c.diagnosis.mistake,
+                {"mistake": c.diagnosis.mistake, "hint": c.diagnosis.message, "cases": []},
+            )
+            entry["cases"].append(c.name)
+    return list(found.values())
 
 
 def to_dict(feedback: Feedback) -> dict[str, Any]:
@@ -43,6 +59,7 @@ def to_dict(feedback: Feedback) -> dict[str, Any]:
         "time_s": feedback.time_s,
         "started_at": feedback.started_at,
         "cases": [_case(c) for c in feedback.cases],
+        "diagnoses": _diagnoses(feedback),
     }
 
 
@@ -58,7 +75,15 @@ def _case_from_dict(data: Mapping[str, Any]) -> CaseFeedback:
         points=float(data["points"]),
         max_points=float(data["max_points"]),
         visibility=visibility,
+        diagnosis=_diagnosis(data.get("diagnosis")),
     )
+
+
+def _diagnosis(data: Any) -> Diagnosis | None:
+    if not isinstance(data, Mapping):
+        return None
+    hint = str(data["hint"]).removeprefix("your output is exactly that of a program that ")
+    return Diagnosis(str(data["mistake"]), hint)
 
 
 def feedback_from_dict(data: Mapping[str, Any]) -> Feedback:

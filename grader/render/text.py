@@ -59,6 +59,7 @@ class TextReport:
         self.verbosity = verbosity
         self.diff = diff  # the whole expected and actual output, under each shown failure
         self._seen: dict[tuple[object, ...], str] = {}  # mistake -> the first case showing it
+        self._known: dict[str, str] = {}  # a known mistake -> the first case that showed it
         self._shown_failure = False
 
     def header(self, exercise: str, submission: str, compile_error: str) -> Text:
@@ -95,6 +96,11 @@ class TextReport:
         if signature is not None:
             self._seen[signature] = outcome.name
         self._shown_failure = True
+        d = outcome.diagnosis
+        if d is not None:  # said once, above the details, instead of the case's hint
+            first = self._known.setdefault(d.mistake, outcome.name)
+            said = d.message if first == outcome.name else f"the known mistake of {first}, above"
+            _row(out, "mistake", safe(said), "bold magenta")
         _details(out, outcome)
         if self.diff and outcome.details_shown and outcome.comparison is not None:
             full_diff(out, outcome.expected, outcome.stdout)
@@ -265,7 +271,7 @@ def _details(out: Text, outcome: CaseFeedback) -> None:
         _block(out, "printed", stream, INPUT_LINES)  # how it began: usually a loop's output
     if outcome.advice:
         _row(out, "advice", safe(outcome.advice), "bold cyan")
-    if outcome.hint and outcome.verdict is Verdict.WRONG_ANSWER:  # about the answer, not a crash
+    if outcome.hint and outcome.verdict is Verdict.WRONG_ANSWER and outcome.diagnosis is None:
         _row(out, "hint", f"this case checks: {outcome.hint}", "cyan")
 
 

@@ -1,0 +1,69 @@
+"""Known mistakes recognised in a student's output, from what the known-wrong solutions print
+(mistakes.json, shipped with the public cases): named where they match, silent where not."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import COURSE
+
+from grader.cli import cli
+from grader.grading import grade_many, prepare
+from grader.material import material
+from grader.records import Verdict, Visibility
+from grader.resources import Root
+from grader.sandbox import Sandbox
+from grader.spec import load_exercise
+
+
+def _report(script: Path) -> dict[str, object]:
+    args = ["add", str(script), "--root", str(COURSE), "--format", "json"]
+    result = CliRunner().invoke(cli, args, catch_exceptions=False)
+    found: dict[str, object] = json.loads(result.stdout)
+    return found
+
+
+def test_a_known_mistake_is_named_once_per_report(tmp_path: Path) -> None:
+    script = tmp_path / "mine.py"
+    script.write_text("xs = input().split()\nprint(sum(int(x) for x in xs[:-1]))\n")
+    report = _report(script)
+    assert report["diagnoses"] == [
+        {
+            "mistake": "drops_last_number",
+            "hint": "your output is exactly that of a program that forgets the last number",
+            "cases": ["01-sample", "02-negative", "03-single"],
+        }
+    ]  # not the secret case's: what is known of a hidden case's output is not shown
+
+
+def test_an_output_no_known_mistake_prints_gets_no_diagnosis(tmp_path: Path) -> None:
+    script = tmp_path / "mine.py"
+    script.write_text("print(42)\n")
+    report = _report(script)
+    assert report["diagnoses"] == []
+    assert all("diagnosis" not in c for c in report["cases"])  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["quantize", "specdec", "decode-speed", "top-k"])
+def test_each_shipped_mistake_is_recognised_on_the_public_cases(
+    root: Root, sandbox: Sandbox, name: str
+) -> None:
+    exercise = load_exercise(name, root)
+    plan = prepare(exercise, sandbox=sandbox)
+    public = tuple(c for c in plan.cases if c.visibility is Visibility.VISIBLE)
+    wrong = material(exercise).wrong_solutions()
+    reports = grade_many(replace(plan, cases=public), [w.path for w in wrong])
+    for solution, report in zip(wrong, reports, strict=True):
+        answered = [o for o in report.outcomes if o.verdict is Verdict.WRONG_ANSWER]
+        named = {o.diagnosis.mistake for o in answered if o.diagnosis is not None}
+        if answered:  # it fails a public case with a wrong answer: that one says so
+            assert solution.path.stem in named or len(named) == len(answered), (
+                solution.path.stem,
+                named,
+            )
+            assert all(o.diagnosis is not None for o in answered)
