@@ -9,6 +9,7 @@ A run's child then is a fork of an interpreter that has started and imported the
 from __future__ import annotations
 
 import array
+import atexit
 import contextlib
 import marshal
 import os
@@ -115,6 +116,13 @@ class ForkServer:
             os.close(child.pidfd)
         return int(status), float(cpu)
 
+    def alive(self) -> bool:
+        try:
+            pid, _status = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:
+            return False
+        return pid == 0
+
     def close(self) -> None:
         self._control.close()  # the server exits when it reads the end
         with contextlib.suppress(ChildProcessError):
@@ -122,8 +130,9 @@ class ForkServer:
 
 
 class ForkServers:
-    """One server per interpreter and preload list, started on first use, shared by the copies
-    of a Sandbox (``hiding``), closed at exit."""
+    """One server per interpreter and preload list, started on first use and shared by every
+    Sandbox of the process (a server holds nothing of a run: each request brings its own
+    config), started again if it died, stopped at exit."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -137,6 +146,9 @@ class ForkServers:
         key = (python, tuple(preload))
         with self._lock:
             server = self._servers.get(key)
+            if server is not None and not server.alive():  # killed: a new one for the next run
+                server.close()
+                server = None
             if server is None:
                 server = ForkServer(python, preload, env, user_site)
                 self._servers[key] = server
@@ -160,3 +172,17 @@ def _close_all(servers: dict[tuple[str, tuple[str, ...]], ForkServer]) -> None:
     servers.clear()
     for server in found:
         server.close()
+
+
+_SHARED: ForkServers | None = None
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_servers() -> ForkServers:
+    """The process's fork servers, stopped when it exits."""
+    global _SHARED
+    with _SHARED_LOCK:
+        if _SHARED is None:
+            _SHARED = ForkServers()
+            atexit.register(_SHARED.close)
+        return _SHARED

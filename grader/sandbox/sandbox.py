@@ -26,7 +26,7 @@ from ..errors import InternalError
 from ..text import decode, last_line
 from . import cgroups
 from .cleanup import remove_tree
-from .forkserver import ForkServers, fork_unavailable
+from .forkserver import ForkServers, fork_unavailable, shared_servers
 from .process import Running, read_capped, spawn_and_wait
 from .types import EXPOSED, FIXES, Isolation, Layer, LimitHit, Limits, RunResult, SandboxMode
 from .uids import UidPool
@@ -183,7 +183,7 @@ class Sandbox:
     preload: tuple[str, ...] = ()  # modules the fork server imports once for every run
     _uids: UidPool = field(default_factory=UidPool, repr=False, compare=False)
     _running: Running = field(default_factory=Running, repr=False, compare=False)
-    _servers: ForkServers = field(default_factory=ForkServers, repr=False, compare=False)
+    _servers: ForkServers = field(default_factory=shared_servers, repr=False, compare=False)
 
     @classmethod
     def create(
@@ -245,7 +245,7 @@ class Sandbox:
         self._running.cancel()
 
     def close(self) -> None:
-        """Stop the fork servers (they also stop when the grader ends, however it ends)."""
+        """Stop the fork servers now (else they stop when the grader ends, however it ends)."""
         self._servers.close()
 
     def notice(self) -> str | None:
