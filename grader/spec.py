@@ -45,6 +45,7 @@ class Exercise:
     spec_path: Path
     root: Root  # where it was found: its cases and teacher material live there too
     preload: tuple[str, ...] = ()  # modules the fork server imports once for every run
+    fuzz_units: tuple[str, ...] = ("lines", "tokens")  # what --fuzz may remove when shrinking
 
     @property
     def cases_dir(self) -> Path:
@@ -198,8 +199,15 @@ def load_exercise(name: str, root: Root) -> Exercise:
     if "/" in name or name.startswith(".") or not path.is_file():
         raise UnknownExercise(name, exercise_names(root))
     f = _Fields(
-        path, "", read_yaml(path), ("title", "statement", "limits", "compare", "cases", "preload")
+        path,
+        "",
+        read_yaml(path),
+        ("title", "statement", "limits", "compare", "cases", "preload", "fuzz"),
     )
+    fuzz = _Fields(path, "fuzz", f.get("fuzz", dict, {}), ("units",))
+    units = fuzz.get("units", list, ["lines", "tokens"])
+    if not units or any(u not in ("lines", "tokens") for u in units):
+        fuzz.fail("fuzz.units", f"must list lines and/or tokens, got {units!r}")
     preload = f.get("preload", list, [])
     for module in preload:
         if not isinstance(module, str) or not re.fullmatch(r"[A-Za-z_][\w.]*", module):
@@ -221,4 +229,5 @@ def load_exercise(name: str, root: Root) -> Exercise:
         spec_path=path,
         root=root,
         preload=tuple(preload),
+        fuzz_units=tuple(units),
     )

@@ -26,6 +26,7 @@ from .base import (
 from .output import emit
 
 if TYPE_CHECKING:
+    from ..grading import Plan
     from ..records import Feedback
     from .live import Live
 
@@ -72,6 +73,18 @@ if TYPE_CHECKING:
     "--diff", is_flag=True, help="A failing case's expected and actual output in full, as a diff."
 )
 @click.option(
+    "--fuzz",
+    "fuzz_count",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Then N random inputs from the exercise's generator against the reference (teacher's "
+    "copy or CI); the first disagreement is shrunk to a minimal input.",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="The --fuzz seed.")
+@click.option(
+    "--save-case", "save_case", metavar="NAME", help="Add the input --fuzz found as case NAME."
+)
+@click.option(
     "--watch",
     is_flag=True,
     help="Grade again whenever the file is saved, until Ctrl-C (needs: pip install watchfiles).",
@@ -92,6 +105,9 @@ def check(
     quiet: bool,
     verbose: bool,
     diff: bool,
+    fuzz_count: int | None,
+    seed: int,
+    save_case: str | None,
     watch: bool,
     cases_dir: Path | None,
     timeout: float | None,
@@ -160,7 +176,47 @@ def check(
         from .watch import watch_and_regrade
 
         watch_and_regrade(submission, once)  # until Ctrl-C
-    sys.exit(once().exit_code)
+    if save_case is not None and fuzz_count is None:
+        raise UsageError("--save-case keeps what --fuzz finds: give --fuzz N too")
+    status = int(once().exit_code)
+    if fuzz_count is not None:
+        status = max(int(status), _fuzz(plan, submission, fuzz_count, seed, save_case))
+    sys.exit(status)
+
+
+def _fuzz(plan: Plan, submission: Path, count: int, seed: int, save_case: str | None) -> int:
+    from ..errors import ExitCode, GraderError, UsageError
+    from ..fuzz import fuzz
+    from ..grading import check_submission
+    from ..material import material
+    from ..render.escape import safe
+
+    try:
+        teacher = material(plan.exercise)
+    except GraderError:
+        raise UsageError(
+            f"--fuzz compares with the reference solution, which is not here "
+            f"(reference/{plan.exercise.name}/ is in the course's checkout, not a student's "
+            "install)"
+        ) from None
+    script = str(check_submission(submission))
+    found = fuzz(plan, teacher, script, count=count, seed=seed, units=plan.exercise.fuzz_units)
+    if found is None:
+        click.echo(f"fuzz: {count} generated inputs (seed {seed}): no disagreement")
+        return int(ExitCode.OK)
+    lines = found.input.decode(errors="replace").rstrip("\n").split("\n")
+    click.echo(
+        f"fuzz: input {found.tried} of seed {seed} disagrees; shrunk in {found.checks} runs to:"
+    )
+    for line in lines[:20]:
+        click.echo(f"    {safe(line)}")
+    click.echo(f"  {found.outcome.verdict.value}: {safe(found.outcome.message)}")
+    if save_case is not None:
+        from ..authoring import add_case
+
+        added = add_case(plan.exercise, save_case, found.input, runner=plan.runner)
+        click.echo(f"  saved as {(added.folder / save_case).absolute()}.in and .out")
+    return int(ExitCode.FAILED)
 
 
 def _live(

@@ -25,6 +25,12 @@ def generate(seed: int, size: int) -> str:
     group = rng.choice([16, 32, 64, 128]) if size > 256 else rng.randint(1, max(1, size))
     for start in range(0, size, group):  # group by group: each check stays small
         chunk = weights[start : start + group]
+        if len(chunk) >= 2 and rng.random() < 0.15:
+            # a deliberate tie: scale 1.0 exactly, every other w / scale a binary .5, which
+            # float64 and exact arithmetic both hold exactly; only half-to-even gets them right
+            chunk = [rng.choice(["127.0", "-127.0"])] + [
+                f"{rng.randint(-20, 20) + 0.5:.1f}" for _ in chunk[1:]
+            ]
         while (found := first_fragile(chunk, len(chunk))) is not None:
             chunk[max(found[0], 0)] = _weight(rng)
         weights[start : start + group] = chunk

@@ -1,0 +1,70 @@
+"""--fuzz on every shipped known-wrong solution (must find a disagreement and shrink it) and on
+every accepted solution (must find none), with the figures of this one run.
+
+    python benchmarks/fuzz.py [--count 200] [--accepted-count 1000] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from grader.fuzz import fuzz
+from grader.grading import prepare
+from grader.material import material
+from grader.resources import find_root
+from grader.spec import exercise_names, load_exercise
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--accepted-count", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    root = find_root(Path(__file__).resolve().parent.parent, environ={})
+    for name in exercise_names(root):
+        exercise = load_exercise(name, root)
+        plan = prepare(exercise)
+        teacher = material(exercise)
+        for wrong in teacher.wrong_solutions():
+            start = time.perf_counter()
+            found = fuzz(
+                plan,
+                teacher,
+                str(wrong.path),
+                count=args.count,
+                seed=args.seed,
+                units=exercise.fuzz_units,
+            )
+            spent = time.perf_counter() - start
+            if found is None:
+                print(f"{name}/{wrong.path.stem}: NOT FOUND in {args.count} inputs ({spent:.1f} s)")
+                continue
+            text = found.input.decode(errors="replace")
+            units = sum(len(line.split()) for line in text.splitlines())
+            print(
+                f"{name}/{wrong.path.stem}: input {found.tried}, shrunk in {found.checks} runs "
+                f"to {len(text.splitlines())} lines, {units} tokens ({spent:.1f} s)"
+            )
+        for accepted in teacher.accepted_solutions():
+            start = time.perf_counter()
+            found = fuzz(
+                plan,
+                teacher,
+                str(accepted),
+                count=args.accepted_count,
+                seed=args.seed,
+                units=exercise.fuzz_units,
+            )
+            spent = time.perf_counter() - start
+            verdict = "no disagreement" if found is None else f"DISAGREES on {found.input!r}"
+            print(
+                f"{name}/accepted/{accepted.stem}: {args.accepted_count} inputs, {verdict} "
+                f"({spent:.1f} s)"
+            )
+
+
+if __name__ == "__main__":
+    main()

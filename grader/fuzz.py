@@ -1,0 +1,147 @@
+"""Differential fuzzing: random inputs from the exercise's generator, the submission against the
+reference, and the first disagreement shrunk to a minimal input.
+
+Why not Hypothesis: an exercise's generator is a script (``generate.py SEED SIZE``) that prints
+text, which Hypothesis can neither drive nor shrink. What it would shrink, though, is structure;
+here the structure is the input's text itself: its lines, then each line's tokens (an exercise
+may narrow that with ``fuzz: {units: [lines]}``). Shrinking is delta debugging over those units,
+every candidate checked by the exercise's validator first, so that the input reported is valid
+and 1-minimal: removing any single unit makes the disagreement vanish (or the input invalid).
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from .checker import comparator_for
+from .errors import GraderError
+from .grading import Plan
+from .judge import judge
+from .material import Material, generate, validate
+from .records import Case, CaseOutcome
+
+UNITS = ("lines", "tokens")
+
+
+@dataclass(frozen=True)
+class Finding:
+    input: bytes  # the shrunk input
+    outcome: CaseOutcome  # the submission's run on it, judged against the reference's output
+    seed: int  # the --seed that finds it again
+    tried: int  # generated inputs before the first disagreement
+    checks: int  # runs made while shrinking
+
+
+class _Oracle:
+    """Whether an input is valid and the submission disagrees with the reference on it."""
+
+    def __init__(self, plan: Plan, material: Material, script: str) -> None:
+        self.plan, self.material, self.script = plan, material, script
+        self.checks = 0
+        self._seen: dict[bytes, CaseOutcome | None] = {}
+        self._lock = threading.Lock()
+
+    def outcome(self, data: bytes) -> CaseOutcome | None:
+        """The failing outcome on ``data``, or None (it agrees, or the input is not valid)."""
+        with self._lock:
+            if data in self._seen:
+                return self._seen[data]
+            self.checks += 1
+        found = None
+        if validate(self.material, data) is None:
+            reference = [self.plan.python, str(self.material.solution)]
+            ran = self.plan.runner(reference, stdin=data, limits=self.plan.limits)
+            if ran.exit_code == 0 and ran.limit_hit is None:
+                expected = ran.stdout.decode(errors="replace")
+                case = Case(name="fuzz", input=data, expected=expected, title="fuzz")
+                argv = [self.plan.python, self.script]
+                run = self.plan.runner(argv, stdin=data, limits=self.plan.limits)
+                judged = judge(case, run, comparator_for(self.plan, case), self.plan.limits)
+                found = None if judged.passed else judged
+        with self._lock:
+            self._seen[data] = found
+        return found
+
+
+def _ddmin(units: list[str], keeps: Callable[[list[str]], bool]) -> list[str]:
+    """A 1-minimal sublist of ``units`` that still ``keeps`` (Zeller's delta debugging,
+    complements only: what matters is which units can go)."""
+    chunks = 2
+    while len(units) >= 2:
+        size = max(1, len(units) // chunks)
+        removed = False
+        for start in range(0, len(units), size):
+            candidate = units[:start] + units[start + size :]
+            if candidate and keeps(candidate):
+                units, chunks, removed = candidate, max(chunks - 1, 2), True
+                break
+        if not removed:
+            if size == 1:
+                break
+            chunks = min(len(units), chunks * 2)
+    return units
+
+
+def shrink(data: bytes, keeps: Callable[[bytes], bool], units: tuple[str, ...] = UNITS) -> bytes:
+    """``data`` made smaller unit by unit while ``keeps`` holds: lines first, then the tokens of
+    each line; every result keeps."""
+    text = data.decode(errors="surrogateescape")
+    ending = "\n" if text.endswith("\n") else ""
+    lines = text.split("\n")
+    if ending:
+        lines = lines[:-1]
+
+    def join(parts: list[str]) -> bytes:
+        return ("\n".join(parts) + ending).encode(errors="surrogateescape")
+
+    if "lines" in units:
+        lines = _ddmin(lines, lambda c: keeps(join(c)))
+    if "tokens" in units:
+        for i in range(len(lines)):
+            words = lines[i].split(" ")
+
+            def with_words(c: list[str], i: int = i) -> bytes:
+                return join([*lines[:i], " ".join(c), *lines[i + 1 :]])
+
+            lines[i] = " ".join(_ddmin(words, lambda c: keeps(with_words(c))))
+    return join(lines)
+
+
+def fuzz(
+    plan: Plan,
+    material: Material,
+    script: str,
+    *,
+    count: int,
+    seed: int,
+    units: tuple[str, ...] = UNITS,
+) -> Finding | None:
+    """Up to ``count`` generated inputs, sizes growing from 1; the first disagreement, shrunk."""
+    if not material.generator.is_file():
+        raise GraderError(f"{material.generator} is missing: --fuzz needs the generator")
+    oracle = _Oracle(plan, material, script)
+    rng = random.Random(seed)
+    seeds = [rng.randrange(1 << 30) for _ in range(count)]
+    sizes = [1 + (i * 40) // max(1, count) for i in range(count)]  # tiny first: most show there
+
+    def attempt(i: int) -> tuple[bytes, CaseOutcome | None]:
+        data = generate(material, seeds[i], sizes[i])
+        return data, oracle.outcome(data)
+
+    # a batch at a time, as many as the plan runs at once; the first disagreement in order wins,
+    # so a seed finds the same input whatever the timing
+    with ThreadPoolExecutor(max_workers=plan.jobs) as pool:
+        for start in range(0, count, plan.jobs * 2):
+            batch = list(pool.map(attempt, range(start, min(count, start + plan.jobs * 2))))
+            for offset, (data, failing) in enumerate(batch):
+                if failing is None:
+                    continue
+                small = shrink(data, lambda d: oracle.outcome(d) is not None, units)
+                found = oracle.outcome(small)
+                assert found is not None  # shrink keeps what it was given
+                return Finding(small, found, seed, start + offset + 1, oracle.checks)
+    return None
