@@ -24,7 +24,8 @@ def generate(seed: int, size: int) -> str:
         precision = rng.choice([2, 1, 0.5])
         batch = rng.choice([1, 1, 2, 4, 8, 16, 32, 64, 128])
         lines.append(f"{model}-{i} {params} {precision} {rng.choice(GPUS)} {batch}")
-    return "\n".join(lines) + "\n"
+    # the last line may end without a newline (an editor's file often does): a third of them
+    return "\n".join(lines) + ("" if rng.random() < 0.33 else "\n")
 
 
 if __name__ == "__main__":
