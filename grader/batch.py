@@ -18,6 +18,7 @@ from pathlib import Path
 from .errors import UsageError
 from .gradebook import Entry, Gradebook
 from .grading import (
+    MAX_SUBMISSION_BYTES,
     Plan,
     compile_error,
     not_compiled,
@@ -41,15 +42,21 @@ def _visible(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if not p.name.startswith("."))
 
 
-def _from_folder(folder: Path, name: str) -> Submission:
+def _from_folder(folder: Path, name: str, limit: int, expected: str | None) -> Submission:
+    """The folder's script: the expected file name (the course's [submissions]) if it is
+    there, else its only .py file; several and none of that name is refused, never guessed."""
+    if expected is not None and (folder / expected).is_file():
+        return Submission(name, folder / expected, submission_problem(folder / expected, limit))
     scripts = [p for p in _visible(folder) if p.suffix == ".py" and p.is_file()]
     if len(scripts) != 1:
         found = ", ".join(p.name for p in scripts) or "none"
         return Submission(name, folder, f"expected one .py file in the folder, found {found}")
-    return Submission(name, scripts[0], submission_problem(scripts[0]))
+    return Submission(name, scripts[0], submission_problem(scripts[0], limit))
 
 
-def discover(paths: Sequence[str]) -> list[Submission]:
+def discover(
+    paths: Sequence[str], limit: int = MAX_SUBMISSION_BYTES, expected: str | None = None
+) -> list[Submission]:
     """Submissions from files, folders and (quoted) globs, sorted by name.
 
     A file is one submission. A folder holding one .py file (and no sub-folders) is one submission
@@ -61,7 +68,7 @@ def discover(paths: Sequence[str]) -> list[Submission]:
         if not matches:
             raise UsageError(f"no submission at {raw}")
         for path in matches:
-            found.extend(_expand(path))
+            found.extend(_expand(path, limit, expected))
     if not found:  # a wrong path in CI must not go green with "0 submissions"
         raise UsageError(f"no submissions in {', '.join(paths)}")
     names = [s.name for s in found]
@@ -71,17 +78,19 @@ def discover(paths: Sequence[str]) -> list[Submission]:
     return sorted(found, key=lambda s: s.name)
 
 
-def _expand(path: Path) -> list[Submission]:
+def _expand(path: Path, limit: int, expected: str | None) -> list[Submission]:
     if not path.is_dir():
-        return [Submission(str(path), path, submission_problem(path))]
+        return [Submission(str(path), path, submission_problem(path, limit))]
     children = _visible(path)
     if sum(p.suffix == ".py" for p in children) == 1 and not any(p.is_dir() for p in children):
-        return [_from_folder(path, path.name)]
+        return [_from_folder(path, path.name, limit, expected)]
     return [
-        _from_folder(child, child.name)
+        _from_folder(child, child.name, limit, expected)
         if child.is_dir()
         else Submission(
-            child.stem if child.suffix == ".py" else child.name, child, submission_problem(child)
+            child.stem if child.suffix == ".py" else child.name,
+            child,
+            submission_problem(child, limit),
         )
         for child in children
     ]

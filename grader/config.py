@@ -38,10 +38,20 @@ class Config:
     sandbox: str | None = None  # strict, auto or off
     secret_cases: str = "cases"  # the folder holding NAME/secret/, relative to the course
     submissions: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    max_submission_kb: int = 1024  # a larger script is refused (not a student's exercise)
     source: Path | None = None  # the file it came from
 
 
-_KEYS = ("name", "version", "timeout", "jobs", "sandbox", "secret_cases", "submissions")
+_KEYS = (
+    "name",
+    "version",
+    "timeout",
+    "jobs",
+    "sandbox",
+    "secret_cases",
+    "submissions",
+    "max_submission_kb",
+)
 
 
 def has_config(folder: Path) -> bool:
@@ -114,6 +124,9 @@ def _parse(path: Path, table: object, prefix: str) -> Config:
     sandbox = get("sandbox", str)
     if sandbox is not None and sandbox not in SANDBOX_MODES:
         raise fail("sandbox", f"must be one of {', '.join(SANDBOX_MODES)}, got {sandbox!r}")
+    max_kb = get("max_submission_kb", int)
+    if max_kb is not None and not 1 <= max_kb <= 1 << 20:
+        raise fail("max_submission_kb", f"must be 1 to 1048576, got {max_kb!r}")
     submissions = get("submissions", dict) or {}
     for exercise, filename in submissions.items():
         if not isinstance(filename, str) or not re.fullmatch(r"[A-Za-z0-9_][\w.-]*\.py", filename):
@@ -128,5 +141,6 @@ def _parse(path: Path, table: object, prefix: str) -> Config:
         sandbox=sandbox,
         secret_cases=get("secret_cases", str) or "cases",
         submissions=MappingProxyType(dict(submissions)),
+        max_submission_kb=max_kb or 1024,
         source=path,
     )

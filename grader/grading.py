@@ -37,8 +37,9 @@ Runner = Callable[..., RunResult]  # Sandbox.run's signature: (argv, *, stdin, l
 MAX_SUBMISSION_BYTES = 1 << 20  # a script larger than 1 MiB is not a student's exercise
 
 
-def submission_problem(path: Path) -> str | None:
-    """Why ``path`` cannot be graded as a submission, or None. The one rule for every command."""
+def submission_problem(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> str | None:
+    """Why ``path`` cannot be graded as a submission, or None. The one rule for every command;
+    ``limit`` is the largest size in bytes (a course may set ``max_submission_kb``)."""
     try:
         info = path.lstat()
     except FileNotFoundError:
@@ -57,11 +58,11 @@ def submission_problem(path: Path) -> str | None:
         return "is a notebook: export it with 'jupyter nbconvert --to script', then grade the .py"
     if path.suffix != ".py":
         return "is not a Python script (.py)"
-    if info.st_size > MAX_SUBMISSION_BYTES:
-        return f"is larger than {MAX_SUBMISSION_BYTES >> 10} KiB"
+    if info.st_size > limit:
+        return f"is larger than {limit >> 10} KiB"
     try:
         with path.open("rb") as f:
-            data = f.read(MAX_SUBMISSION_BYTES + 1)
+            data = f.read(limit + 1)
     except OSError as exc:
         return f"cannot be read: {exc.strerror}"
     if b"\0" in data:
@@ -73,9 +74,9 @@ def submission_problem(path: Path) -> str | None:
     return None
 
 
-def check_submission(path: Path) -> Path:
+def check_submission(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> Path:
     """The submission as an absolute path, or a ``SubmissionError`` a student can act on."""
-    problem = submission_problem(path)
+    problem = submission_problem(path, limit)
     if problem is not None:
         raise SubmissionError(f"submission {path} {problem}")
     return path.resolve()
@@ -112,6 +113,7 @@ class Plan:
     stop_after_failure: bool = False  # -x: the cases after the first that does not pass
     max_time_per_submission: float | None = None  # seconds of runs, then the rest is skipped
     mistakes: Mistakes = field(default_factory=Mistakes)  # known-wrong outputs, per case
+    max_submission_bytes: int = MAX_SUBMISSION_BYTES
 
     def notice(self) -> str | None:
         """The sandbox's one line on what is not isolated here, if anything."""
@@ -155,6 +157,7 @@ def prepare(
         jobs=max(1, jobs or os.cpu_count() or 1),
         sandbox=box,
         mistakes=known_mistakes(exercise) if cases_dir is None else Mistakes(),
+        max_submission_bytes=exercise.root.config.max_submission_kb << 10,
     )
 
 
@@ -308,7 +311,7 @@ def grade_many(
     """Grade several scripts, every case-run of every one in one pool: the cores stay busy
     where one script's long case would leave the others idle. Reports keep the order given.
     A script that does not compile runs no case: each is a runtime_error saying so."""
-    scripts = [check_submission(s) for s in submissions]
+    scripts = [check_submission(s, plan.max_submission_bytes) for s in submissions]
     errors = [compile_error(s) for s in scripts]
     started = now()
     pool = worker_pool(max(1, min(plan.jobs, len(plan.cases) * len(scripts))))

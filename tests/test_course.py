@@ -27,6 +27,7 @@ from grader.spec import load_exercise
 
 PROJECT = Path(__file__).resolve().parent.parent
 SOLUTION = COURSE / "reference" / "add" / "solution.py"
+PASSES_ADD = "print(sum(int(x) for x in input().split()))\n"
 
 
 def run(*args: str, input: bytes | None = None) -> Result:
@@ -350,3 +351,22 @@ def test_secret_metadata_lives_beside_the_secret_cases(course_dir: Path, tmp_pat
     assert "09-x" not in hidden.read_text()
     assert load_exercise("add", find_root(environ={})).case_meta["09-y"].hint == "SECRET HINT"
     assert run("verify", "add").exit_code == 0
+
+
+def test_the_course_sets_the_size_cap_and_the_file_a_batch_grades(
+    course_dir: Path, tmp_path: Path
+) -> None:
+    (course_dir / "grade.toml").write_text("max_submission_kb = 1\n[submissions]\nadd = 'sum.py'\n")
+    big = tmp_path / "big.py"
+    big.write_text(PASSES_ADD + "#" * 2000 + "\n")
+    refused = run("add", str(big))
+    assert refused.exit_code == 2
+    assert "is larger than 1 KiB" in refused.stderr
+    ann = tmp_path / "class" / "ann"
+    ann.mkdir(parents=True)
+    (ann / "helpers.py").write_text("")
+    (ann / "sum.py").write_text(PASSES_ADD)
+    batch = run("batch", "add", str(tmp_path / "class"), "--json", str(tmp_path / "book.json"))
+    assert batch.exit_code == 0, batch.output
+    book = json.loads((tmp_path / "book.json").read_text())
+    assert book["submissions"][0]["path"].endswith("ann/sum.py")

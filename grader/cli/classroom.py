@@ -106,7 +106,10 @@ def batch(
     from .progress import batch_progress
 
     spec = load(exercise, root)
-    found = batching.discover(paths)
+    config = spec.root.config
+    found = batching.discover(
+        paths, config.max_submission_kb << 10, config.submissions.get(spec.name)
+    )
     if shard is not None:
         found = batching.shard(found, *batching.parse_shard(shard))
     outputs = [json_file, csv_file, junit_file, summary_file]

@@ -134,7 +134,8 @@ def check(
         raise UsageError("-q and -v ask for opposite things: give one")
     verbosity = -1 if quiet else 1 if verbose else 0
     spec = load(exercise, root)
-    refuse_overwriting([output], [check_submission(submission)], "the submission")
+    limit = spec.root.config.max_submission_kb << 10
+    refuse_overwriting([output], [check_submission(submission, limit)], "the submission")
     plan = plan_for(
         spec,
         sandbox_mode=sandbox_mode,
@@ -158,7 +159,8 @@ def check(
             if live is not None:
                 from ..grading import compile_error
 
-                live.start(spec.name, str(submission), compile_error(check_submission(submission)))
+                checked = check_submission(submission, limit)
+                live.start(spec.name, str(submission), compile_error(checked))
             report = grade(plan, submission, on_case=live.on_case if live else None)
         finally:
             if live is not None:
