@@ -25,7 +25,10 @@ def generate(seed: int, size: int) -> str:
     group = rng.choice([16, 32, 64, 128]) if size > 256 else rng.randint(1, max(1, size))
     for start in range(0, size, group):  # group by group: each check stays small
         chunk = weights[start : start + group]
-        if len(chunk) >= 2 and rng.random() < 0.15:
+        if rng.random() < 0.08:
+            # a group of tiny weights: its scale is small, but only zeros make it 0
+            chunk = [f"{rng.choice([-1, 1]) * rng.uniform(1e-5, 9e-5):.7f}" for _ in chunk]
+        elif len(chunk) >= 2 and rng.random() < 0.15:
             # a deliberate tie: scale 1.0 exactly, every other w / scale a binary .5, which
             # float64 and exact arithmetic both hold exactly; only half-to-even gets them right
             chunk = [rng.choice(["127.0", "-127.0"])] + [
