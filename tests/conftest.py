@@ -8,6 +8,8 @@ Regenerate golden files after an intended format change with: pytest --update-go
 from __future__ import annotations
 
 import dataclasses
+import os
+import select
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -129,3 +131,19 @@ def golden(request: pytest.FixtureRequest) -> Golden:
 
 def script(name: str) -> Path:
     return SCRIPTS / name
+
+
+def read_until(fd: int, marker: bytes, seen: bytearray) -> None:
+    """Read ``fd`` (a pipe or a pty) into ``seen`` until ``marker`` shows up: waiting on the
+    output itself, never on time (the 60 s bound is for a marker that never comes)."""
+    while marker not in seen:
+        ready, _, _ = select.select([fd], [], [], 60)
+        if not ready:
+            raise AssertionError(f"no {marker!r} within 60 s; got {bytes(seen)!r}")
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # a pty whose child ended
+            chunk = b""
+        if not chunk:
+            raise AssertionError(f"ended without {marker!r}: {bytes(seen)!r}")
+        seen += chunk

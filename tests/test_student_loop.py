@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import pty
-import select
 import signal
 import subprocess
 import sys
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import COURSE
+from conftest import COURSE, read_until
 
 from grader.cli import cli
 
@@ -32,19 +31,6 @@ def write(tmp_path: Path, source: str, name: str = "mine.py") -> Path:
     path = tmp_path / name
     path.write_text(source)
     return path
-
-
-def _read_until(fd: int, marker: bytes, seen: bytearray, proc: subprocess.Popen[bytes]) -> None:
-    """Read the pty into ``seen`` until ``marker`` shows up (bounded, in case it never does)."""
-    while marker not in seen:
-        ready, _, _ = select.select([fd], [], [], 60)
-        if not ready:
-            raise AssertionError(f"no {marker!r} within 60 s; got {bytes(seen)!r}")
-        try:
-            chunk = os.read(fd, 4096)
-        except OSError:  # the child closed the terminal: it ended
-            raise AssertionError(f"ended without {marker!r}: {bytes(seen)!r}") from None
-        seen += chunk
 
 
 def _start_in_pty(tmp_path: Path, fifo: Path) -> tuple[subprocess.Popen[bytes], int]:
@@ -88,12 +74,12 @@ def test_each_case_is_printed_as_soon_as_it_is_known(tmp_path: Path) -> None:
     proc, controller = _start_in_pty(tmp_path, fifo)
     seen = bytearray()
     try:
-        _read_until(controller, b"A first sample", seen, proc)
-        _read_until(controller, b"running:", seen, proc)  # the status line, while 02 waits
+        read_until(controller, b"A first sample", seen)
+        read_until(controller, b"running:", seen)  # the status line, while 02 waits
         assert b"Negative numbers" not in seen  # 02 is still waiting on the fifo
         with open(fifo, "w") as release:
             release.write("go")
-        _read_until(controller, b"cases passed", seen, proc)
+        read_until(controller, b"cases passed", seen)
         assert proc.wait(timeout=60) == 0
     finally:
         if proc.poll() is None:
@@ -108,9 +94,9 @@ def test_ctrl_c_keeps_what_was_printed_and_exits_130(tmp_path: Path) -> None:
     proc, controller = _start_in_pty(tmp_path, tmp_path / "never")
     seen = bytearray()
     try:
-        _read_until(controller, b"A first sample", seen, proc)
+        read_until(controller, b"A first sample", seen)
         os.kill(proc.pid, signal.SIGINT)
-        _read_until(controller, b"grade: interrupted", seen, proc)
+        read_until(controller, b"grade: interrupted", seen)
         assert proc.wait(timeout=30) == 130  # a bound far below the 60 s limit of the run
     finally:
         if proc.poll() is None:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-import select
 import shutil
 import signal
 import subprocess
@@ -13,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import COURSE
+from conftest import COURSE, read_until
 
 from grader.cli import cli
 
@@ -72,17 +71,6 @@ def test_show_samples_writes_the_sample_cases(tmp_path: Path) -> None:
     assert (tmp_path / "s" / "01-sample.out").read_text() == "6\n"
 
 
-def _read_until(proc: subprocess.Popen[bytes], marker: bytes, seen: bytearray) -> None:
-    assert proc.stdout is not None
-    fd = proc.stdout.fileno()
-    while seen.count(marker) < 1:
-        ready, _, _ = select.select([fd], [], [], 60)
-        assert ready, f"no {marker!r} within 60 s: {bytes(seen)!r}"
-        chunk = os.read(fd, 4096)
-        assert chunk, f"ended without {marker!r}: {bytes(seen)!r}"
-        seen += chunk
-
-
 def test_watch_regrades_on_every_save(tmp_path: Path) -> None:
     pytest.importorskip("watchfiles")
     script = tmp_path / "mine.py"
@@ -106,12 +94,14 @@ def test_watch_regrades_on_every_save(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
+    assert proc.stdout is not None
+    out = proc.stdout.fileno()
     try:
         first = bytearray()
-        _read_until(proc, b"0/4 cases passed", first)
+        read_until(out, b"0/4 cases passed", first)
         script.write_text(PASSES)  # the student saves
         second = bytearray()
-        _read_until(proc, b"4/4 cases passed", second)
+        read_until(out, b"4/4 cases passed", second)
         proc.send_signal(signal.SIGINT)
         _out, err = proc.communicate(timeout=30)
     finally:
