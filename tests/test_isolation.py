@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import ONE_QUANTIZE_CASE, SCRIPTS, TESTS, PlanFactory
+from conftest import COURSE, ONE_QUANTIZE_CASE, SCRIPTS, TESTS, PlanFactory
 
 from grader.grading import grade_many
 from grader.sandbox import Isolation, Limits, Sandbox, SandboxMode
@@ -127,3 +127,35 @@ def test_every_test_script_gets_the_same_verdicts(plan_of: PlanFactory, quantize
             s.name: [o.verdict for o in r.outcomes] for s, r in zip(scripts, reports, strict=True)
         }
     assert verdicts[Isolation.FORK] == verdicts[Isolation.FRESH]
+
+
+def test_a_fork_gets_the_memory_a_fresh_run_gets(
+    boxes: dict[Isolation, Sandbox], tmp_path: Path
+) -> None:
+    """The server's preloads (numpy: ~45 MB) are not charged to a script that needs memory."""
+    script = tmp_path / "big.py"
+    script.write_text("b = bytearray(100 << 20)\nprint('ok')\n")
+    limits = Limits(memory_mb=128)
+    for box in boxes.values():
+        run = box.run([sys.executable, str(script)], stdin=b"", limits=limits)
+        assert run.stdout == b"ok\n", (box.isolation, run.stderr[-300:])
+
+
+def test_grading_with_the_graders_stdin_closed(tmp_path: Path) -> None:
+    """The server's own stdin, stdout and stderr are /dev/null: a child never inherits the
+    grader's (closed here, or a terminal that would buffer its stdout by lines)."""
+    import subprocess
+
+    done = subprocess.run(
+        [
+            "bash",
+            "-c",
+            f'"{sys.executable}" -m grader add "$0" --root "$1" --format json <&-',
+            str(COURSE / "reference" / "add" / "solution.py"),
+            str(COURSE),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["passed"] == 4

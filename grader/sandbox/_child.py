@@ -77,14 +77,18 @@ def _cap(which: int, value: int) -> None:
     resource.setrlimit(which, (value, value if which != resource.RLIMIT_CPU else value + 1))
 
 
+EXTRA_DATA_BYTES = 0  # a fork server's own preloads: not counted against the run
+
+
 def _limits(cfg: Config) -> None:
     _cap(resource.RLIMIT_CORE, 0)
     # The soft CPU limit delivers SIGXCPU; the hard one a second later is the SIGKILL backstop.
     _cap(resource.RLIMIT_CPU, cfg["cpu_s"])
-    _cap(resource.RLIMIT_DATA, cfg["data_bytes"])
+    data = cfg["data_bytes"] + EXTRA_DATA_BYTES
+    _cap(resource.RLIMIT_DATA, data)
     # A generous address space: what RLIMIT_DATA misses (read-only mappings whose page tables
     # still cost memory) stays bounded; numpy needs ~300 MB of it.
-    _cap(resource.RLIMIT_AS, cfg["data_bytes"] + (2 << 30))
+    _cap(resource.RLIMIT_AS, data + (2 << 30))
     _cap(resource.RLIMIT_FSIZE, cfg["fsize_bytes"])
     _cap(resource.RLIMIT_NOFILE, cfg["nofile"])
 

@@ -23,6 +23,7 @@ import types
 
 CONTROL_FD = 3
 _SIGKILL = 9
+_PR_SET_DUMPABLE = 4
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -65,7 +66,7 @@ def serve(control: socket.socket) -> tuple[dict[str, str], list[int]]:
                     for extra in fds:
                         os.close(extra)
                     continue
-                pid = os.fork()
+                pid = _fork()
                 if pid == 0:
                     control.close()
                     for _pid, pidfd, reply in runs.values():
@@ -75,6 +76,9 @@ def serve(control: socket.socket) -> tuple[dict[str, str], list[int]]:
                 for given in fds[:5]:
                     os.close(given)
                 reply = socket.socket(fileno=fds[5])
+                if pid < 0:  # no fork (the user's process limit is full): this run fails,
+                    reply.close()  # which the grader reports as its own error; the server lives
+                    continue
                 pidfd = os.pidfd_open(pid)
                 reply.sendmsg(
                     [marshal.dumps(pid)],
@@ -89,11 +93,37 @@ def serve(control: socket.socket) -> tuple[dict[str, str], list[int]]:
                     reply.recv(16)  # "reap", or nothing when the grader went: end it anyway
                 with contextlib.suppress(OSError):
                     os.killpg(pid, _SIGKILL)
+                with contextlib.suppress(OSError):  # before its setsid(), not yet a group leader
+                    os.kill(pid, _SIGKILL)
                 _, status, usage = os.wait4(pid, 0)
                 with contextlib.suppress(OSError):
                     reply.send(marshal.dumps((status, usage.ru_utime + usage.ru_stime)))
                 reply.close()
                 os.close(pidfd)
+
+
+def _data_bytes() -> int:
+    """This process's data segment (VmData), what RLIMIT_DATA counts."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmData:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def _fork() -> int:
+    """``os.fork()``, tried again a few times while the process limit is full; -1 if it stays."""
+    import time
+
+    for wait in (0.0, 0.05, 0.2, 0.5):
+        time.sleep(wait)
+        try:
+            return os.fork()
+        except BlockingIOError:
+            continue
+        except OSError:
+            return -1
+    return -1
 
 
 def _become_the_run(env: dict[str, str], fds: list[int]) -> None:
@@ -103,6 +133,9 @@ def _become_the_run(env: dict[str, str], fds: list[int]) -> None:
     import _signal  # type: ignore[import-not-found]  # `signal` imports enum: ~4 ms a run
 
     os.setsid()
+    import ctypes
+
+    ctypes.CDLL(None).prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0)  # the server's is 0: see main()
     for target, fd in enumerate(fds[:5]):
         os.dup2(fd, target)
     for fd in fds:
@@ -126,18 +159,30 @@ def main() -> None:
     # No PR_SET_PDEATHSIG here: it fires when the grader *thread* that started the server ends
     # (a worker of a pool). The server ends when its control socket does, which the kernel
     # closes however the grader ends; its children die with it (theirs is set by this thread).
-    os.environ.pop("GRADE_PARENT", None)
-    user_site = os.environ.pop("GRADE_USER_SITE", "")
+    # Not dumpable: where neither namespaces nor Landlock apply, a run of the same uid could
+    # otherwise write into this server's memory (/proc/PID/mem), and every later fork has its
+    # layout. Each child turns it back on for itself.
+    import ctypes
+
+    ctypes.CDLL(None).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+    flag = "--user-site="
+    user_site = next((a.removeprefix(flag) for a in sys.argv if a.startswith(flag)), "")
+    before = _data_bytes()
     if user_site:
         import site
 
         site.addsitedir(user_site)
     for name in sys.argv[1:]:
+        if name.startswith("--"):
+            continue
         with contextlib.suppress(Exception):  # not installed: the student's import will say so
             __import__(name)
     child = _load_child()
     child.preload_layers()
-    import ctypes  # noqa: F401  (each child would import it to set PR_SET_PDEATHSIG)
+    # what the server holds beyond a started interpreter (numpy: ~45 MB) is not the run's:
+    # its memory limit grows by as much, so a script that imports nothing gets what it would
+    # get fresh
+    child.__dict__["EXTRA_DATA_BYTES"] = max(0, _data_bytes() - before)
 
     control = socket.socket(fileno=CONTROL_FD)
     env, fds = serve(control)

@@ -25,6 +25,7 @@ from ..errors import InternalError
 
 _SERVER = Path(__file__).with_name("_forkserver.py")
 CONTROL_FD = 3
+_ANSWER_S = 60.0  # the server answers at once; this bounds a stopped or stuck one
 
 
 def fork_unavailable() -> str | None:
@@ -53,13 +54,16 @@ class ForkServer:
     ) -> None:
         self.python = python
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        spawn_env = {**env, "GRADE_PARENT": str(os.getpid()), "GRADE_USER_SITE": user_site or ""}
+        site = [f"--user-site={user_site}"] if user_site else []
+        # stdin, stdout and stderr on /dev/null: a child gets its own, and must not inherit how
+        # the grader's were (closed, or a terminal that would make stdout line-buffered)
+        null = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
         try:
             self.pid = os.posix_spawn(
                 python,
-                [python, "-I", str(_SERVER), *preload],
-                spawn_env,
-                file_actions=[(os.POSIX_SPAWN_DUP2, theirs.fileno(), CONTROL_FD)],
+                [python, "-I", str(_SERVER), *site, *preload],
+                dict(env),
+                file_actions=[*null, (os.POSIX_SPAWN_DUP2, theirs.fileno(), CONTROL_FD)],
                 setsid=True,  # Ctrl-C at the terminal is the grader's to handle, not the server's
                 setsigmask=(),
             )
@@ -73,6 +77,7 @@ class ForkServer:
     def spawn(self, fds: Sequence[int], env: Mapping[str, str]) -> Child:
         """A child with ``fds`` as its stdin, stdout, stderr, status pipe and config."""
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        mine.settimeout(_ANSWER_S)  # a stopped or stuck server is the grader's error, not a hang
         try:
             with self._lock:
                 self._control.sendmsg(

@@ -97,6 +97,8 @@ def spawn_and_wait(
             # The child is a zombie or still running, so its pid (= its group id) cannot be reused
             # yet: killing the group also ends whatever it left behind.
             _kill_group(pid)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)  # before its setsid() it leads no group yet
             if also_kill_uid is not None:
                 kill_uid(also_kill_uid)
             if server is not None and child is not None:

@@ -377,7 +377,7 @@ class Sandbox:
             server = None
             if self.isolation is Isolation.FORK and not probe:
                 server = self._servers.get(
-                    python, self.preload, child_environment(base, os.environ), user_site()
+                    python, self.preload, child_environment(Path("/"), os.environ), user_site()
                 )
                 config["parent"] = server.pid  # the child's parent, which it dies with
                 config["compiled"] = {}  # the server has the layers loaded already
@@ -401,7 +401,9 @@ class Sandbox:
             remove_tree(base)
             if group is not None:
                 cgroups.remove(group)
-        failure = "" if done.sandbox_ready or done.timed_out else _tail(stderr)
+        failure = "" if done.sandbox_ready else _tail(stderr)
+        if done.timed_out and not done.sandbox_ready:  # never reached the submission
+            failure = f"the sandbox was not up within {limits.time_s:g} s"
         sig = -done.status if done.status < 0 else None
         hit: LimitHit | None = None
         if done.timed_out:
