@@ -28,7 +28,17 @@ from . import cgroups
 from .cleanup import remove_tree
 from .forkserver import ForkServers, fork_unavailable, shared_servers
 from .process import Running, read_capped, spawn_and_wait
-from .types import EXPOSED, FIXES, Isolation, Layer, LimitHit, Limits, RunResult, SandboxMode
+from .types import (
+    EXPOSED,
+    EXPOSED_NAMESPACES_WITHOUT_LANDLOCK,
+    FIXES,
+    Isolation,
+    Layer,
+    LimitHit,
+    Limits,
+    RunResult,
+    SandboxMode,
+)
 from .uids import UidPool
 
 _CHILD = Path(__file__).with_name("_child.py")
@@ -147,6 +157,14 @@ def _readable(
     return tuple(kept), tuple(dict.fromkeys(listed))
 
 
+def _not_dumpable() -> None:
+    """Where a run shares the grader's uid and no Landlock stops it, it could read the grader's
+    memory (CI tokens) through /proc/PID/mem: a process that is not dumpable refuses that."""
+    import ctypes
+
+    ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
+
+
 LANDLOCK_ABI_MAX_ENV = "GRADE_LANDLOCK_ABI_MAX"
 # Probe results, once per process (a library or a test suite creates many sandboxes)
 _PROBED: dict[tuple[int, int, frozenset[Layer]], dict[str, str]] = {}
@@ -203,6 +221,7 @@ class Sandbox:
             return cls(mode, frozenset(), {}, hidden, chosen, why or "")
         wanted: list[Layer] = [layer for layer in Layer if layer is not Layer.UID]
         if sys.platform == "linux":
+            _not_dumpable()
             key = (os.geteuid(), _landlock_abi_max(), frozenset(wanted))
             if key not in _PROBED:  # what this kernel offers does not change while we run
                 _PROBED[key] = cls(mode, frozenset(wanted), {}, hidden)._probe()
@@ -263,7 +282,12 @@ class Sandbox:
             missing.pop(Layer.MOUNTS, None)  # no root of its own follows from no namespaces
         if not missing:
             return f"note: {fresh[2:]}" if self.fresh_because else None
-        lost = ", ".join(EXPOSED[x] for x in sorted(missing))
+        lost = ", ".join(
+            EXPOSED_NAMESPACES_WITHOUT_LANDLOCK
+            if x is Layer.NAMESPACES and Layer.LANDLOCK in missing
+            else EXPOSED[x]
+            for x in sorted(missing)
+        )
         why = "; ".join(f"{x}: {missing[x]}" for x in sorted(missing))
         fixes = "; ".join(FIXES[x] for x in sorted(missing))
         said = f"isolation is reduced on this machine: {lost}, because {why}; to fix: {fixes}"

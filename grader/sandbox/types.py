@@ -54,6 +54,12 @@ EXPOSED = {
     Layer.LANDLOCK: "runs may read and write what the grader's user may",
     Layer.SECCOMP: "runs may use any syscall",
 }
+# What no namespaces means where Landlock is missing too: nothing stops a run of the grader's
+# user from reading, writing or signalling what that user may, processes included
+EXPOSED_NAMESPACES_WITHOUT_LANDLOCK = (
+    "runs can see the machine's files and processes, and signal or read the memory of "
+    "processes of the grader's user"
+)
 # How to get a missing layer back.
 FIXES = {
     Layer.UID: "a Python installation other users can read (not under /root)",
