@@ -24,11 +24,13 @@ def judge(case: Case, run: RunResult, comparator: Comparator, limits: Limits) ->
     if run.limit_hit is LimitHit.WALL_TIME:
         verdict = Verdict.TIMEOUT
         message = f"no answer within {limits.time_s:g} s; stopped {_progress(case, stdout)}"
-        if run.cpu_s < limits.time_s / 4:  # it mostly waited: for input that never comes?
+        if run.cpu_s is not None and run.cpu_s < limits.time_s / 4:  # waited: for more input?
             message += (
                 f" (it was waiting, not computing: {run.cpu_s:.2f} s of CPU; "
                 "does it read more lines than the input has?)"
             )
+        elif run.cpu_s is not None and run.cpu_s >= limits.time_s / 2:
+            message += " (computing all along: an endless loop, or too slow an approach)"
     elif run.limit_hit is LimitHit.CPU_TIME:
         verdict = Verdict.TIMEOUT
         message = (

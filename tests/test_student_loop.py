@@ -152,7 +152,8 @@ def test_q_shows_one_line_per_case_and_v_every_detail(tmp_path: Path) -> None:
     ("argv", "code", "expected"),
     [
         (["check", "--bogus", "add", "x.py"], 2, "grade: error: no such option '--bogus'"),
-        (["add"], 2, "grade: error: missing argument 'SUBMISSION'"),
+        (["quantize"], 2, "grade: error: missing argument 'SUBMISSION'"),
+        (["verif"], 2, "grade: error: no command 'verif'; did you mean 'grade verify'?"),
         (["add", "x.py", "--format", "nope"], 2, "grade: error: invalid value for '--format'"),
         (["help"], 0, "Usage: grade [OPTIONS] COMMAND [ARGS]..."),
         (["help", "batch"], 0, "Usage: grade batch [OPTIONS] EXERCISE"),

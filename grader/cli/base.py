@@ -36,6 +36,15 @@ class DefaultGroup(click.Group):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and args[0] == "help":  # grade help [COMMAND], as git and pip take it
             args = [*args[1:2], "--help"]
+        lone = len(args) == 1 and args[0] not in self.commands and not args[0].startswith("-")
+        if lone and not ctx.resilient_parsing and args[0] not in _exercises_here():
+            import difflib
+
+            close = difflib.get_close_matches(args[0], list(self.commands), n=1)
+            hint = f"did you mean 'grade {close[0]}'? " if close else ""
+            raise click.UsageError(
+                f"no command {args[0]!r}; {hint}to grade a script: grade EXERCISE FILE", ctx
+            )
         if args and args[0] not in self.commands and args[0] not in _GROUP_OPTIONS:
             args = [DEFAULT_COMMAND, *args]
         return super().parse_args(ctx, args)
@@ -98,6 +107,16 @@ class DefaultGroup(click.Group):
 
 
 _GROUP_OPTIONS = ("--help", "-h", "--version", "-V")
+
+
+def _exercises_here() -> tuple[str, ...]:
+    """The exercises of the course this command would use (none if it cannot tell)."""
+    from ..spec import exercise_names
+
+    try:
+        return exercise_names(find_root(None, environ=os.environ))
+    except GraderError:
+        return ()
 
 
 def complete_exercises(

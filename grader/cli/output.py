@@ -40,3 +40,4 @@ def emit(
         click.echo(text, nl=False)
     else:
         write_atomically(output, text)
+        click.echo(f"grade: wrote {output.absolute()}", err=True)

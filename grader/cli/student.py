@@ -27,7 +27,9 @@ from .output import emit
 
 if TYPE_CHECKING:
     from ..grading import Plan
+    from ..material import Material
     from ..records import Feedback
+    from ..spec import Exercise
     from .live import Live
 
 
@@ -132,6 +134,8 @@ def check(
 
     if quiet and verbose:
         raise UsageError("-q and -v ask for opposite things: give one")
+    if save_case is not None and fuzz_count is None:
+        raise UsageError("--save-case keeps what --fuzz finds: give --fuzz N too")
     verbosity = -1 if quiet else 1 if verbose else 0
     spec = load(exercise, root)
     limit = spec.root.config.max_submission_kb << 10
@@ -178,29 +182,34 @@ def check(
         from .watch import watch_and_regrade
 
         watch_and_regrade(submission, once)  # until Ctrl-C
-    if save_case is not None and fuzz_count is None:
-        raise UsageError("--save-case keeps what --fuzz finds: give --fuzz N too")
+    if fuzz_count is not None:
+        _fuzz_material(spec)  # before any case runs: a student's install has no reference
     status = int(once().exit_code)
     if fuzz_count is not None:
         status = max(int(status), _fuzz(plan, submission, fuzz_count, seed, save_case))
     sys.exit(status)
 
 
-def _fuzz(plan: Plan, submission: Path, count: int, seed: int, save_case: str | None) -> int:
-    from ..errors import ExitCode, GraderError, UsageError
-    from ..fuzz import fuzz
-    from ..grading import check_submission
+def _fuzz_material(spec: Exercise) -> Material:
+    from ..errors import GraderError, UsageError
     from ..material import material
-    from ..render.escape import safe
 
     try:
-        teacher = material(plan.exercise)
+        return material(spec)
     except GraderError:
         raise UsageError(
             f"--fuzz compares with the reference solution, which is not here "
-            f"(reference/{plan.exercise.name}/ is in the course's checkout, not a student's "
-            "install)"
+            f"(reference/{spec.name}/ is in the course's checkout, not a student's install)"
         ) from None
+
+
+def _fuzz(plan: Plan, submission: Path, count: int, seed: int, save_case: str | None) -> int:
+    from ..errors import ExitCode
+    from ..fuzz import fuzz
+    from ..grading import check_submission
+    from ..render.escape import safe
+
+    teacher = _fuzz_material(plan.exercise)
     script = str(check_submission(submission))
     found = fuzz(plan, teacher, script, count=count, seed=seed, units=plan.exercise.fuzz_units)
     if found is None:

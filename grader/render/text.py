@@ -60,6 +60,7 @@ class TextReport:
         self.diff = diff  # the whole expected and actual output, under each shown failure
         self._seen: dict[tuple[object, ...], str] = {}  # mistake -> the first case showing it
         self._known: dict[str, str] = {}  # a known mistake -> the first case that showed it
+        self._skipped = False  # why cases were not run is said once
         self._shown_failure = False
 
     def header(self, exercise: str, submission: str, compile_error: str) -> Text:
@@ -85,6 +86,11 @@ class TextReport:
             f" {outcome.time_s:6.2f} s" + ("  (hidden case)" if hidden else "") + "\n", style="dim"
         )
         if compile_error or hidden:
+            return out
+        if outcome.verdict is Verdict.SKIPPED:
+            if not self._skipped:
+                self._skipped = True
+                _row(out, "", safe(outcome.message), "dim")
             return out
         if outcome.passed:
             if self.verbosity >= VERBOSE:

@@ -44,6 +44,17 @@ def create(tasks: int) -> str | None:
     return folder
 
 
+def cpu_seconds(folder: str) -> float | None:
+    """CPU time the group's tasks used, killed ones included (cgroup v2's cpu.stat); None
+    where it is not kept (v1)."""
+    with contextlib.suppress(OSError, ValueError), open(os.path.join(folder, "cpu.stat")) as f:
+        for line in f:
+            key, value = line.split()
+            if key == "usage_usec":
+                return int(value) / 1e6
+    return None
+
+
 def remove(folder: str) -> None:
     """Remove the group once its tasks are gone (they are: the run was waited for)."""
     with contextlib.suppress(OSError):

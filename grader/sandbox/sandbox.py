@@ -421,6 +421,11 @@ class Sandbox:
             )
             stdout, out_over = read_capped(base / "stdout", cap)
             stderr, err_over = read_capped(base / "stderr", cap)
+            # A run killed at its limit left its CPU time with the processes killed before
+            # they were waited for: only its cgroup still counts it
+            cpu: float | None = done.cpu_s
+            if done.timed_out:
+                cpu = cgroups.cpu_seconds(group) if group is not None else None
         finally:
             remove_tree(base)
             if group is not None:
@@ -445,7 +450,7 @@ class Sandbox:
             stdout=stdout,
             stderr=stderr,
             limit_hit=hit,
-            cpu_s=round(done.cpu_s, 3),
+            cpu_s=None if cpu is None else round(cpu, 3),
             over="stdout" if out_over else "stderr" if err_over else None,
         )
         return result, failure

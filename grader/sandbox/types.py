@@ -79,7 +79,9 @@ class RunResult:
     stdout: bytes  # at most the output limit
     stderr: bytes  # at most the output limit
     limit_hit: LimitHit | None = None
-    cpu_s: float = 0.0  # beside wall_s: tells a stuck run (waiting) from a slow one (computing)
+    # beside wall_s: tells a stuck run (waiting) from a slow one (computing); None where it
+    # cannot be known (a run killed at its time limit, and no cgroup to count it)
+    cpu_s: float | None = 0.0
     over: str | None = None  # "stdout" or "stderr": the stream over the output limit
 
     @property
