@@ -71,3 +71,35 @@ def package_gradescope_command(out: Path, exercise: str | None, root: Path | Non
         f"{built.exercises[0]}: {built.public} public and {built.secret} secret case(s) inside",
         err=True,
     )
+
+
+@cli.command("site")
+@click.argument("out", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("exercises", nargs=-1)
+@click.option(
+    "--pyodide-url",
+    default="https://cdn.jsdelivr.net/pyodide/v0.27.2/full/",
+    show_default=True,
+    help="Where the browser loads Pyodide from (a self-hosted copy: the npm package 'pyodide').",
+)
+@click.option("--serve", is_flag=True, help="Then preview it on http://127.0.0.1:8000/.")
+@root_option
+def site_command(
+    out: Path, exercises: tuple[str, ...], pyodide_url: str, serve: bool, root: Path | None
+) -> None:
+    """A static practice site in OUT: per exercise the statement, an editor, and Run/Grade on
+    the public cases, graded in the browser by this grader's own comparator."""
+    from ..site import build
+
+    site = build(resolve_root(root), out, exercises, pyodide_url=pyodide_url)
+    for name, why in site.left_out:
+        click.echo(f"grade: {name} left out: {why}", err=True)
+    click.echo(f"{site.folder}/index.html ({len(site.exercises)} exercise(s))")
+    if serve:
+        import functools
+        import http.server
+
+        handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(out))
+        with http.server.ThreadingHTTPServer(("127.0.0.1", 8000), handler) as server:
+            click.echo("serving on http://127.0.0.1:8000/ (Ctrl-C to stop)", err=True)
+            server.serve_forever()

@@ -1,0 +1,124 @@
+"""``grade site``: the exercises as a static practice site, graded in the browser by the same
+comparator as ``grade`` (Pyodide in a Web Worker; see ``browser.py`` and ``site_assets/``).
+
+Only public cases are written; a checker exercise is left out (its checker would have to run
+in the browser too), and the build says so.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from .cases import own_cases
+from .compare import Checker
+from .files import write_atomically
+from .records import Visibility
+from .resources import Root
+from .spec import exercise_names, load_exercise, read_yaml
+from .text import decode
+
+PYODIDE_URL = "https://cdn.jsdelivr.net/pyodide/v0.27.2/full/"
+_ASSETS = Path(__file__).with_name("site_assets")
+_PYTHON = ("_compat.py", "errors.py", "text.py", "records.py", "compare.py", "browser.py")
+
+
+@dataclass(frozen=True)
+class Site:
+    folder: Path
+    exercises: tuple[str, ...]
+    left_out: tuple[tuple[str, str], ...]  # (exercise, why)
+
+
+def _page(title: str, body: str, exercise: str = "") -> str:
+    data = f' data-exercise="{html.escape(exercise)}"' if exercise else ""
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title>
+<link rel="stylesheet" href="style.css">
+</head>
+<body{data}>
+{body}
+</body>
+</html>
+"""
+
+
+def build(
+    root: Root, out: Path, chosen: tuple[str, ...] = (), *, pyodide_url: str = PYODIDE_URL
+) -> Site:
+    names = chosen or exercise_names(root)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "py" / "grader").mkdir(parents=True, exist_ok=True)
+    built, left_out, links = [], [], []
+    for name in names:
+        exercise = load_exercise(name, root)
+        if isinstance(exercise.comparator, Checker):
+            left_out.append((name, "judged by a checker, which the browser does not run yet"))
+            continue
+        spec = read_yaml(exercise.spec_path)
+        compare = spec.get("compare", {}) if isinstance(spec, dict) else {}
+        cases = [c for c in own_cases(exercise) if c.visibility is Visibility.VISIBLE]
+        data = {
+            "name": name,
+            "title": exercise.title,
+            "time_s": exercise.limits.time_s,
+            "output_kb": exercise.limits.output_kb,
+            "method": compare.get("method", "tokens"),
+            "options": compare.get("options", {}),
+            "cases": [
+                {
+                    "name": c.name,
+                    "title": c.title,
+                    "input": decode(c.input),
+                    "expected": c.expected,
+                    "hint": c.hint,
+                    "sample": c.sample,
+                }
+                for c in cases
+            ],
+        }
+        write_atomically(out / f"{name}.json", json.dumps(data, indent=1) + "\n")
+        samples = "".join(
+            f"<h3>Sample: {html.escape(c.title)}</h3><pre>{html.escape(decode(c.input))}</pre>"
+            f"<p class=note>prints</p><pre>{html.escape(c.expected)}</pre>"
+            for c in cases
+            if c.sample
+        )
+        body = (
+            f'<p><a href="index.html">all exercises</a></p><h1>{html.escape(exercise.title)}</h1>'
+            f"<pre>{html.escape(exercise.statement)}</pre>{samples}"
+            '<h2>Your solution</h2><textarea id="code" spellcheck="false"></textarea>'
+            '<div><button id="samples">Run on samples</button><button id="grade">Grade</button>'
+            f'<span id="summary"></span></div><div id="results"></div>'
+            f"<p class=note>Runs in this browser (Pyodide), {len(cases)} public cases, "
+            f"{min(exercise.limits.time_s, 60):g} s each; memory limits are not enforced here. "
+            "Your code stays in this browser.</p>"
+            '<script src="app.js"></script>'
+        )
+        write_atomically(out / f"{name}.html", _page(exercise.title, body, name))
+        links.append(
+            f'<li><a href="{html.escape(name)}.html">{html.escape(exercise.title)}</a></li>'
+        )
+        built.append(name)
+    index = "<h1>Practice exercises</h1><ul>" + "".join(links) + "</ul>"
+    write_atomically(out / "index.html", _page("Practice exercises", index))
+    worker = (
+        (_ASSETS / "worker.js")
+        .read_text()
+        .replace("PYODIDE_URL + ", json.dumps(pyodide_url) + " + ")
+        .replace("indexURL: PYODIDE_URL", f"indexURL: {json.dumps(pyodide_url)}")
+    )
+    write_atomically(out / "worker.js", worker)
+    for asset in ("app.js", "style.css"):
+        write_atomically(out / asset, (_ASSETS / asset).read_text())
+    package = Path(__file__).parent
+    write_atomically(out / "py" / "grader" / "__init__.py", "")
+    for module in _PYTHON:
+        write_atomically(out / "py" / "grader" / module, (package / module).read_text())
+    return Site(out.absolute(), tuple(built), tuple(left_out))

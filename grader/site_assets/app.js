@@ -1,0 +1,133 @@
+// The exercise page: an editor whose draft stays in this browser, "Run on samples" and "Grade".
+// Student text is only ever set as textContent: it is data, never markup.
+const NAME = document.body.dataset.exercise;
+const BOOT_MS = 180000;  // loading Python itself, before the first case's clock starts
+const editor = document.getElementById("code");
+const results = document.getElementById("results");
+const summary = document.getElementById("summary");
+editor.value = localStorage.getItem("grade:" + NAME) || "import sys\n\n";
+editor.addEventListener("input", () => localStorage.setItem("grade:" + NAME, editor.value));
+editor.addEventListener("keydown", (event) => {
+  if (event.key === "Tab") {
+    event.preventDefault();
+    const at = editor.selectionStart;
+    editor.setRangeText("    ", at, editor.selectionEnd, "end");
+    localStorage.setItem("grade:" + NAME, editor.value);
+  }
+});
+
+function row(parent, label, text, kind) {
+  const line = document.createElement("div");
+  line.className = "row " + (kind || "");
+  const key = document.createElement("span");
+  key.className = "label";
+  key.textContent = label;
+  const value = document.createElement("pre");
+  value.textContent = text;
+  line.append(key, value);
+  parent.append(line);
+}
+
+function caret(line, token) {
+  const spans = [...(line || "").matchAll(/[^ \t\r\f\v]+/g)];
+  const found = spans[(token || 0) - 1];
+  return found ? " ".repeat(found.index) + "^".repeat(found[0].length) : "";
+}
+
+function show(box, testcase, result) {
+  box.className = "case " + (result.status === "passed" ? "passed" : "failed");
+  box.querySelector(".status").textContent = result.status;
+  box.querySelector(".time").textContent =
+    result.time_s === undefined ? "" : result.time_s.toFixed(2) + " s";
+  if (result.status === "passed") return;
+  const details = box.querySelector(".details");
+  row(details, "problem", result.message);
+  row(details, "input", testcase.input);
+  if (result.status === "wrong_answer" && result.got_line !== null) {
+    row(details, "expected", result.expected_line || "");
+    row(details, "got", result.got_line || "");
+    if (result.token) row(details, "", caret(result.got_line, result.token), "caret");
+  }
+  if (result.stderr) row(details, "stderr", result.stderr.split("\n").slice(-12).join("\n"));
+  if (testcase.hint && result.status === "wrong_answer") {
+    row(details, "hint", "this case checks: " + testcase.hint);
+  }
+}
+
+async function grade(exercise, cases) {
+  results.textContent = "";
+  summary.textContent = "loading Python…";
+  const boxes = cases.map((testcase) => {
+    const box = document.createElement("div");
+    box.className = "case";
+    const head = document.createElement("div");
+    head.className = "head";
+    for (const [name, text] of [["title", testcase.title], ["status", "waiting"], ["time", ""]]) {
+      const span = document.createElement("span");
+      span.className = name;
+      span.textContent = text;
+      head.append(span);
+    }
+    const details = document.createElement("div");
+    details.className = "details";
+    box.append(head, details);
+    results.append(box);
+    return box;
+  });
+  const limit = Math.min(exercise.time_s, 60) * 1000;
+  let passed = 0;
+  let next = 0;
+  await new Promise((finish) => {
+    function start() {
+      const offset = next;
+      const worker = new Worker("worker.js");
+      let timer = setTimeout(() => stop("Python did not load in time"), BOOT_MS);
+      function stop(why) {
+        worker.terminate();
+        clearTimeout(timer);
+        if (next < cases.length) {
+          show(boxes[next], cases[next], { status: "timeout", message: why });
+          next += 1;
+        }
+        if (next < cases.length) start(); else finish();
+      }
+      worker.onmessage = (event) => {
+        const message = event.data;
+        if (message.kind === "start") {
+          summary.textContent = `running ${next + 1}/${cases.length}…`;
+          boxes[next].querySelector(".status").textContent = "running";
+          clearTimeout(timer);
+          timer = setTimeout(() => stop(`no answer within ${exercise.time_s} s; stopped`), limit);
+        } else if (message.kind === "done") {
+          clearTimeout(timer);
+          if (message.result.status === "passed") passed += 1;
+          show(boxes[offset + message.index], cases[offset + message.index], message.result);
+          next = offset + message.index + 1;
+        } else if (message.kind === "finished") {
+          clearTimeout(timer);
+          worker.terminate();
+          finish();
+        } else if (message.kind === "error") {
+          clearTimeout(timer);
+          worker.terminate();
+          summary.textContent = message.message;
+          finish();
+        }
+      };
+      worker.postMessage({ source: editor.value, cases: cases.slice(offset),
+                           method: exercise.method, options: exercise.options,
+                           cap: exercise.output_kb * 1024 });
+    }
+    start();
+  });
+  summary.textContent = passed === cases.length
+    ? `all ${cases === exercise.cases ? "public " : "sample "}cases passed (${passed}/${cases.length})`
+    : `${passed}/${cases.length} cases passed`;
+  summary.className = passed === cases.length ? "ok" : "bad";
+}
+
+fetch(NAME + ".json").then((response) => response.json()).then((exercise) => {
+  document.getElementById("grade").onclick = () => grade(exercise, exercise.cases);
+  document.getElementById("samples").onclick =
+    () => grade(exercise, exercise.cases.filter((c) => c.sample));
+});
