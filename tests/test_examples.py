@@ -98,3 +98,13 @@ def _python_310() -> str | None:
         if candidate.is_file():
             return str(candidate)
     return None
+
+
+def test_github_pages_workflow_builds_the_site(tmp_path: Path) -> None:
+    workflow = yaml.safe_load((EXAMPLES / "ci" / "github-pages.yml").read_text())
+    steps = workflow["jobs"]["site"]["steps"]
+    project = Path(__file__).resolve().parent.parent
+    for line in _grade_lines([s["run"] for s in steps if "run" in s]):
+        assert _run(line, tmp_path, GRADE_ROOT=str(project)).returncode == 0
+    upload = next(s for s in steps if "upload-pages-artifact" in s.get("uses", ""))
+    assert (tmp_path / upload["with"]["path"] / "index.html").is_file()
