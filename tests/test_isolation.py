@@ -95,6 +95,7 @@ def test_a_crash_reads_the_same(boxes: dict[Isolation, Sandbox], tmp_path: Path)
 ATTACKS = sorted((TESTS / "attacks").glob("*.py"))
 
 
+@pytest.mark.slow  # twenty attacks in both modes: .ci/run's slow pass
 @pytest.mark.parametrize("attack", ATTACKS, ids=[p.stem for p in ATTACKS])
 def test_every_attack_fares_the_same(boxes: dict[Isolation, Sandbox], attack: Path) -> None:
     """What each attack script manages, line by line ("OK …" or not), in both modes. Two
