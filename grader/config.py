@@ -6,7 +6,6 @@ An unknown key is an error with a "did you mean": a typo must not silently chang
 
 from __future__ import annotations
 
-import difflib
 import re
 import sys
 from collections.abc import Mapping
@@ -16,6 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import ExerciseError
+from .text import closest
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -93,8 +93,8 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def did_you_mean(word: str, choices: tuple[str, ...]) -> str:
-    close = difflib.get_close_matches(word, choices, n=1)
-    return f"did you mean '{close[0]}'? " if close else ""
+    close = closest(word, choices)
+    return f"did you mean '{close}'? " if close else ""
 
 
 def _parse(path: Path, table: object, prefix: str) -> Config:

@@ -31,12 +31,12 @@ class UsageError(GraderError):
 
 class UnknownExercise(UsageError):
     def __init__(self, name: str, known: tuple[str, ...]) -> None:
-        import difflib
+        from .text import closest
 
         self.name = name
         self.known = known
-        close = difflib.get_close_matches(name, known, n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
+        close = closest(name, known)
+        hint = f"; did you mean '{close}'?" if close else ""
         listing = ", ".join(known) if known else "none"
         super().__init__(f"unknown exercise '{name}'{hint} (known: {listing})")
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 
 def decode(data: bytes) -> str:
     """Program output is data: invalid UTF-8 must neither crash the grader nor hide the rest."""
@@ -12,3 +15,9 @@ def last_line(text: str) -> str:
     """The last non-blank line, stripped: where a traceback names its exception."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     return lines[-1] if lines else ""
+
+
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The choice ``word`` most likely misspells, for a "did you mean"; None if none is close."""
+    found = difflib.get_close_matches(word, list(choices), n=1)
+    return found[0] if found else None

@@ -38,10 +38,10 @@ class DefaultGroup(click.Group):
             args = [*args[1:2], "--help"]
         lone = len(args) == 1 and args[0] not in self.commands and not args[0].startswith("-")
         if lone and not ctx.resilient_parsing and args[0] not in _exercises_here():
-            import difflib
+            from ..text import closest
 
-            close = difflib.get_close_matches(args[0], list(self.commands), n=1)
-            hint = f"did you mean 'grade {close[0]}'? " if close else ""
+            close = closest(args[0], self.commands)
+            hint = f"did you mean 'grade {close}'? " if close else ""
             raise click.UsageError(
                 f"no command {args[0]!r}; {hint}to grade a script: grade EXERCISE FILE", ctx
             )
