@@ -16,13 +16,13 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
-from .checker import comparator_for
 from .errors import GraderError
-from .grading import Plan
-from .judge import judge
+from .expected import reference_output
+from .grading import Plan, run_case
 from .material import Material, generate, validate
-from .records import Case, CaseOutcome
+from .records import Case, CaseOutcome, Verdict
 
 UNITS = ("lines", "tokens")
 
@@ -53,15 +53,15 @@ class _Oracle:
             self.checks += 1
         found = None
         if validate(self.material, data) is None:
-            reference = [self.plan.python, str(self.material.solution)]
-            ran = self.plan.runner(reference, stdin=data, limits=self.plan.limits)
-            if ran.exit_code == 0 and ran.limit_hit is None:
-                expected = ran.stdout.decode(errors="replace")
+            try:
+                expected = reference_output(self.plan.exercise, data, runner=self.plan.runner)
+            except GraderError:  # the reference fails on it: no verdict to disagree with
+                expected = None
+            if expected is not None:
                 case = Case(name="fuzz", input=data, expected=expected, title="fuzz")
-                argv = [self.plan.python, self.script]
-                run = self.plan.runner(argv, stdin=data, limits=self.plan.limits)
-                judged = judge(case, run, comparator_for(self.plan, case), self.plan.limits)
-                found = None if judged.passed else judged
+                judged = run_case(self.plan, Path(self.script), case)
+                wrong = not judged.passed and judged.verdict is not Verdict.GRADER_ERROR
+                found = judged if wrong else None
         with self._lock:
             self._seen[data] = found
         return found
