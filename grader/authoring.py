@@ -161,10 +161,8 @@ def remove_case(exercise: Exercise, name: str) -> tuple[Path, ...]:
     hidden = secret_meta(exercise)
     if files is None and name not in exercise.case_meta and name not in hidden:
         raise UsageError(f"{exercise.name} has no case {name}")
-    writes = _meta_writes(exercise, name, {}, secret=True) + _meta_writes(
-        exercise, name, {}, secret=False
-    )
-    for path, text in dict(writes).items():
+    # empty fields: the case's metadata goes from the spec and from secret/cases.yaml alike
+    for path, text in _meta_writes(exercise, name, {}, secret=True):
         write_atomically(path, text)
     removed = tuple(p for p in files or () if p.exists())
     for path in removed:

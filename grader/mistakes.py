@@ -17,7 +17,7 @@ from types import MappingProxyType
 
 from .compare import normalise
 from .files import write_atomically
-from .records import Diagnosis, Verdict
+from .records import Diagnosis, Report, Verdict
 from .spec import Exercise
 
 MISTAKES_FILE = "mistakes.json"
@@ -102,13 +102,10 @@ def write(files: Mapping[Path, str]) -> list[Path]:
     return changed
 
 
-def wrong_answers(reports: Mapping[str, object]) -> dict[str, dict[str, str]]:
+def wrong_answers(reports: Mapping[str, Report]) -> dict[str, dict[str, str]]:
     """From each wrong solution's report, what it printed on the cases it answers wrongly."""
-    from .records import Report
-
     printed: dict[str, dict[str, str]] = {}
     for mistake, report in reports.items():
-        assert isinstance(report, Report)
         printed[mistake] = {
             o.case.name: o.stdout for o in report.outcomes if o.verdict is Verdict.WRONG_ANSWER
         }

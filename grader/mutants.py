@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .errors import GraderError
 from .expected import reference_output
 from .grading import Plan, grade_many
 from .material import Material, generate, validate
@@ -288,6 +287,3 @@ def _counter(progress: Progress | None, per_script: int) -> Callable[[object], N
             progress(done // max(1, per_script))
 
     return each
-
-
-__all__ = ["Analysis", "GraderError", "Mutant", "Survivor", "analyse", "mutants"]

@@ -159,14 +159,6 @@ class ForkServers:
                 self._servers[key] = server
             return server
 
-    def drop(self, server: ForkServer) -> None:
-        """Forget a server that failed (the next run starts another)."""
-        with self._lock:
-            for key, found in list(self._servers.items()):
-                if found is server:
-                    del self._servers[key]
-        server.close()
-
     def close(self) -> None:
         with self._lock:
             _close_all(self._servers)
