@@ -14,11 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import ROOT_ENV
 from ._compat import StrEnum
 from .config import Config, has_config, load_config
 from .errors import UsageError
-
-ROOT_ENV = "GRADE_ROOT"
 
 
 class RootKind(StrEnum):

@@ -383,3 +383,10 @@ def test_a_syntax_error_is_reported_once_before_any_case_runs(
         "does not compile: line 2: invalid syntax",
         "hidden case",  # even this says nothing of a hidden case
     }
+
+
+def test_add_case_offers_every_visibility() -> None:
+    from grader.cli.teacher import VISIBILITIES
+    from grader.records import Visibility
+
+    assert tuple(v.value for v in Visibility) == VISIBILITIES

@@ -128,7 +128,7 @@ def test_installed_wheel_grades_from_any_directory(dist: Path, tmp_path: Path) -
     assert where.stdout.strip() == "bundled"
 
 
-def test_the_grader_never_imports_numpy_and_help_skips_rich() -> None:
+def test_the_grader_never_imports_numpy_and_help_skips_what_it_does_not_need() -> None:
     code = (
         "import sys\n"
         "from grader.cli import cli\n"
@@ -137,6 +137,8 @@ def test_the_grader_never_imports_numpy_and_help_skips_rich() -> None:
         "except SystemExit:\n"
         "    pass\n"
         "assert 'rich' not in sys.modules, 'help imported rich'\n"
+        "for heavy in ('grader.sandbox', 'grader.records', 'grader.config', 'yaml'):\n"
+        "    assert heavy not in sys.modules, f'help imported {heavy}'\n"
         "try:\n"
         f"    cli(['quantize', {str(script('quantize_student.py'))!r}, '--format', 'rich'])\n"
         "except SystemExit as e:\n"

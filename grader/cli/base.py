@@ -10,19 +10,19 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from click.shell_completion import CompletionItem
 
-from .. import __version__
+from .. import ROOT_ENV, __version__
 from ..errors import ExitCode, GraderError
-from ..resources import ROOT_ENV, Root, find_root
 
 if TYPE_CHECKING:
     from ..grading import Plan
+    from ..resources import Root
     from ..sandbox import Sandbox, SandboxMode
     from ..spec import Exercise
 
@@ -114,7 +114,7 @@ def _exercises_here() -> tuple[str, ...]:
     from ..spec import exercise_names
 
     try:
-        return exercise_names(find_root(None, environ=os.environ))
+        return exercise_names(_find_root(None, environ=os.environ))
     except GraderError:
         return ()
 
@@ -126,7 +126,7 @@ def complete_exercises(
     from ..spec import exercise_names
 
     try:
-        where = find_root(ctx.params.get("root"), environ=os.environ)
+        where = _find_root(ctx.params.get("root"), environ=os.environ)
     except GraderError:
         return []
     return [CompletionItem(n) for n in exercise_names(where) if n.startswith(incomplete)]
@@ -168,7 +168,13 @@ root_option = click.option(
 
 
 def resolve_root(root: Path | None) -> Root:
-    return find_root(root, environ={})
+    return _find_root(root, environ={})
+
+
+def _find_root(root: Path | None, *, environ: Mapping[str, str]) -> Root:
+    from ..resources import find_root  # its config parsing (tomllib) is not for --help
+
+    return find_root(root, environ=environ)
 
 
 sandbox_option = click.option(
