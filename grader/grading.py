@@ -142,19 +142,22 @@ def prepare(
     """
     cases = exercise_cases(exercise, cases_dir)
     hidden = hidden_from_runs(exercise.root, cases_dir)
-    box = (
-        sandbox.hiding(hidden)
-        if sandbox is not None
-        else Sandbox.create(mode, hide=hidden, isolation=isolation)
-    )
-    box = box.preloading(exercise.preload)
+    workers = max(1, jobs or os.cpu_count() or 1)
+    at_once = min(workers, len(cases))
+    if sandbox is not None:
+        box = sandbox.hiding(hidden).preloading(exercise.preload)
+        box.warm(at_once)
+    else:
+        box = Sandbox.create(
+            mode, hide=hidden, isolation=isolation, preload=exercise.preload, warm=at_once
+        )
     limits = exercise.limits if timeout_s is None else replace(exercise.limits, time_s=timeout_s)
     return Plan(
         exercise=exercise,
         cases=cases,
         limits=limits,
         runner=box.run,
-        jobs=max(1, jobs or os.cpu_count() or 1),
+        jobs=workers,
         sandbox=box,
         mistakes=known_mistakes(exercise) if cases_dir is None else Mistakes(),
         max_submission_bytes=exercise.root.config.max_submission_kb << 10,

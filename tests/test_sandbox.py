@@ -6,6 +6,7 @@ proves the attack is real and that it is the sandbox, not a typo in the attack, 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -25,6 +26,7 @@ from grader.grading import Plan, grade, hidden_from_runs, prepare
 from grader.records import Verdict
 from grader.resources import Root
 from grader.sandbox import Layer, Limits, Sandbox, SandboxMode, SandboxUnavailable
+from grader.sandbox.sandbox import others_can_read
 from grader.spec import Exercise
 
 ATTACKS = TESTS / "attacks"
@@ -211,12 +213,57 @@ def _alive(pid: int) -> bool:
 
 def test_a_double_forked_daemon_does_not_outlive_the_case(strict: Sandbox, off: Sandbox) -> None:
     assert attack(strict, "daemon.py") == ["BLOCKED PermissionError"]
-    (control,) = attack(off, "daemon.py")  # without the sandbox the daemon escapes the case
+    # without the sandbox, and without a fork server's group to sweep, the daemon escapes
+    (control,) = attack(off.fresh(), "daemon.py")
     pid = int(control.split()[-1])
     try:
         assert control.startswith("OK forked") and _alive(pid)
     finally:
         os.kill(pid, 9)
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or not os.path.isfile("/sys/fs/cgroup/pids/cgroup.procs"),
+    reason="a cgroup per run needs root and the pids controller (cgroup v1 here)",
+)
+@pytest.mark.parametrize("isolation", ["fork", "fresh"])
+def test_a_daemon_dies_with_its_case_where_no_pid_namespace_ends_it(isolation: str) -> None:
+    # Root where user namespaces are refused (Docker's seccomp profile), this Python private
+    # (no uid of its own per run) and no syscall filter (an architecture without a table; the
+    # filter refuses setsid): only the run's control group knows the daemon.
+    code = (
+        "import dataclasses, os, sys\n"
+        "from grader.sandbox import Isolation, Layer, Limits, Sandbox, SandboxMode\n"
+        f"s = Sandbox.create(SandboxMode.AUTO, isolation=Isolation({isolation!r}))\n"
+        "assert 'namespaces' not in s.layers and 'uid' not in s.layers, s.layers\n"
+        "s = dataclasses.replace(s, layers=s.layers - {Layer.SECCOMP})\n"
+        f"r = s.run([sys.executable, {str(ATTACKS / 'daemon.py')!r}], stdin=b'',"
+        " limits=Limits())\n"
+        "pid = int(r.stdout.split()[-1])\n"
+        "with open(f'/proc/{pid}/stat') as f:\n"
+        "    state = f.read().rsplit(')', 1)[1].split()[0]\n"
+        "print(pid, state)\n"
+    )
+    launcher = TESTS / "launchers" / "no_userns.py"
+    private = sys.executable if not others_can_read(sys.executable) else None
+    if private is None:
+        pytest.skip("this Python is readable by others: runs get a uid of their own")
+    result = subprocess.run(
+        [sys.executable, str(launcher), sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+        timeout=60,
+    )
+    assert result.returncode in (0, 1), result.stderr
+    if result.returncode == 1 and "FileNotFoundError" in result.stderr:
+        return  # gone and reaped already
+    pid, state = result.stdout.split()
+    try:
+        assert state == "Z", f"the daemon {pid} outlived its case"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(int(pid), 9)
 
 
 def test_killing_or_tracing_the_grader_fails(tmp_path: Path) -> None:

@@ -155,6 +155,10 @@ def _become_the_run(env: dict[str, str], fds: list[int]) -> None:
         numpy_random.seed()  # the legacy global generator: seeded at import, shared by forks
 
 
+def _option(flag: str) -> str:
+    return next((a.removeprefix(flag) for a in sys.argv if a.startswith(flag)), "")
+
+
 def main() -> None:
     # No PR_SET_PDEATHSIG here: it fires when the grader *thread* that started the server ends
     # (a worker of a pool). The server ends when its control socket does, which the kernel
@@ -165,8 +169,16 @@ def main() -> None:
     import ctypes
 
     ctypes.CDLL(None).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
-    flag = "--user-site="
-    user_site = next((a.removeprefix(flag) for a in sys.argv if a.startswith(flag)), "")
+    control = socket.socket(fileno=CONTROL_FD)
+    group = _option("--cgroup=")
+    if group:  # first, before any thread starts: every task of every run is born in it
+        try:
+            with open(os.path.join(group, "cgroup.procs"), "w") as f:
+                f.write(str(os.getpid()))
+            control.send(b"1")
+        except OSError:
+            control.send(b"0")  # the grader refuses to run then
+    user_site = _option("--user-site=")
     before = _data_bytes()
     if user_site:
         import site
@@ -184,7 +196,6 @@ def main() -> None:
     # get fresh
     child.__dict__["EXTRA_DATA_BYTES"] = max(0, _data_bytes() - before)
 
-    control = socket.socket(fileno=CONTROL_FD)
     env, fds = serve(control)
     _become_the_run(env, fds)
     del env, fds

@@ -11,6 +11,9 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import select
+import signal
+import time
 
 _V1 = "/sys/fs/cgroup/pids"
 _V2 = "/sys/fs/cgroup"
@@ -28,8 +31,9 @@ def _parent() -> str | None:
     return None
 
 
-def create(tasks: int) -> str | None:
-    """A new group allowing ``tasks`` tasks; its folder, or None where none can be made."""
+def create(tasks: int | None) -> str | None:
+    """A new group allowing ``tasks`` tasks (None: any number); its folder, or None where none
+    can be made."""
     parent = _parent()
     if parent is None:
         return None
@@ -37,11 +41,66 @@ def create(tasks: int) -> str | None:
     try:
         os.mkdir(folder)
         with open(os.path.join(folder, "pids.max"), "w") as f:
-            f.write(str(tasks))
+            f.write("max" if tasks is None else str(tasks))
     except OSError:
         remove(folder)
         return None
     return folder
+
+
+def attach(folder: str, pid: int) -> bool:
+    """Move ``pid`` (all its threads) into the group; False if the kernel refuses.
+
+    Costly (the kernel waits for an RCU grace period, ~9 ms here, and holds up every fork
+    meanwhile): a fork server is attached once and its children are born in its group."""
+    try:
+        with open(os.path.join(folder, "cgroup.procs"), "w") as f:
+            f.write(str(pid))
+    except OSError:
+        return False
+    return True
+
+
+def limit(folder: str, tasks: int | None) -> None:
+    """Allow the group ``tasks`` tasks (threads included), or any number for None."""
+    with contextlib.suppress(OSError), open(os.path.join(folder, "pids.max"), "w") as f:
+        f.write("max" if tasks is None else str(tasks))
+
+
+def members(folder: str) -> list[int]:
+    """The processes in the group now."""
+    try:
+        with open(os.path.join(folder, "cgroup.procs")) as f:
+            return [int(line) for line in f if line.strip()]
+    except (OSError, ValueError):
+        return []
+
+
+def kill(folder: str, *, spare: int | None = None, wait_s: float = 5.0) -> None:
+    """SIGKILL every process of the group but ``spare``, and wait (at most ``wait_s``) until
+    they have exited: what a run left behind where no PID namespace ended with it."""
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        left = [pid for pid in members(folder) if pid != spare]
+        if not left:
+            return
+        poller = select.poll()
+        opened: list[int] = []
+        try:
+            for pid in left:
+                with contextlib.suppress(OSError):  # gone meanwhile
+                    fd = os.pidfd_open(pid)
+                    opened.append(fd)
+                    signal.pidfd_send_signal(fd, signal.SIGKILL)
+                    poller.register(fd, select.POLLIN)  # readable once it has exited
+            waiting = set(opened)
+            while waiting and time.monotonic() < deadline:
+                for fd, _event in poller.poll(max(1, int((deadline - time.monotonic()) * 1000))):
+                    poller.unregister(fd)
+                    waiting.discard(fd)
+        finally:
+            for fd in opened:
+                os.close(fd)
 
 
 def cpu_seconds(folder: str) -> float | None:
@@ -56,6 +115,7 @@ def cpu_seconds(folder: str) -> float | None:
 
 
 def remove(folder: str) -> None:
-    """Remove the group once its tasks are gone (they are: the run was waited for)."""
+    """Remove the group, killing what is left in it first."""
+    kill(folder)
     with contextlib.suppress(OSError):
         os.rmdir(folder)

@@ -17,11 +17,12 @@ import socket
 import sys
 import threading
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InternalError
+from . import cgroups
 
 _SERVER = Path(__file__).with_name("_forkserver.py")
 CONTROL_FD = 3
@@ -55,6 +56,11 @@ class ForkServer:
         self.python = python
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         site = [f"--user-site={user_site}"] if user_site else []
+        # Its own control group (root only), which it joins first thing: its children are born
+        # in it, where writing each run into a new group would cost ~9 ms of waiting per run.
+        self.group = cgroups.create(None)
+        site += [f"--cgroup={self.group}"] if self.group else []
+        self._joined: bool | None = None  # whether it did: it says so once started
         # stdin, stdout and stderr on /dev/null: a child gets its own, and must not inherit how
         # the grader's were (closed, or a terminal that would make stdout line-buffered)
         null = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
@@ -73,6 +79,40 @@ class ForkServer:
             theirs.close()
         self._control = ours
         self._lock = threading.Lock()
+
+    def _in_group(self) -> bool:
+        """Whether the server is in its group (asked once, when it has started)."""
+        if self.group is None:
+            return False
+        with self._lock:
+            if self._joined is None:
+                self._control.settimeout(_ANSWER_S)
+                try:
+                    self._joined = self._control.recv(1) == b"1"
+                except OSError:
+                    self._joined = False
+                self._control.settimeout(None)
+            return self._joined
+
+    def cap(self, tasks: int | None) -> None:
+        """Let the next run have ``tasks`` tasks (None: any number) besides the server's own.
+
+        Raises InternalError where the server could not join its group: a run would not be
+        counted."""
+        if self.group is None:
+            return
+        if not self._in_group():
+            raise InternalError(f"the fork server could not join its control group {self.group}")
+        try:
+            own = len(os.listdir(f"/proc/{self.pid}/task"))
+        except OSError:
+            own = 1
+        cgroups.limit(self.group, None if tasks is None else own + tasks)
+
+    def sweep(self) -> None:
+        """Kill whatever a run left in the server's group (where no PID namespace ended it)."""
+        if self.group is not None:
+            cgroups.kill(self.group, spare=self.pid)
 
     def spawn(self, fds: Sequence[int], env: Mapping[str, str]) -> Child:
         """A child with ``fds`` as its stdin, stdout, stderr, status pipe and config."""
@@ -132,40 +172,80 @@ class ForkServer:
         self._control.close()  # the server exits when it reads the end
         with contextlib.suppress(ChildProcessError):
             os.waitpid(self.pid, 0)
+        if self.group is not None:
+            cgroups.remove(self.group)
+
+
+Key = tuple[str, tuple[str, ...]]
 
 
 class ForkServers:
-    """One server per interpreter and preload list, started on first use and shared by every
-    Sandbox of the process (a server holds nothing of a run: each request brings its own
-    config), started again if it died, stopped at exit."""
+    """Fork servers per interpreter and preload list, each serving one run at a time (leased),
+    started when none is idle, replaced if one died, stopped at exit. Shared by every Sandbox
+    of the process: a server holds nothing of a run, each request brings its own config."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._servers: dict[tuple[str, tuple[str, ...]], ForkServer] = {}
+        self._idle: dict[Key, list[ForkServer]] = {}
+        self._all: list[ForkServer] = []
         # when the last Sandbox sharing these goes, so do its servers (a library may make many)
-        weakref.finalize(self, _close_all, self._servers)
+        weakref.finalize(self, _close_all, self._all)
 
-    def get(
-        self, python: str, preload: Sequence[str], env: Mapping[str, str], user_site: str | None
-    ) -> ForkServer:
+    def warm(
+        self,
+        python: str,
+        preload: Sequence[str],
+        env: Mapping[str, str],
+        user_site: str | None,
+        count: int = 1,
+    ) -> None:
+        """Start servers until ``count`` are idle, without waiting for them to be ready: their
+        start-up (importing numpy) overlaps whatever the grader does before its first run."""
         key = (python, tuple(preload))
         with self._lock:
-            server = self._servers.get(key)
-            if server is not None and not server.alive():  # killed: a new one for the next run
-                server.close()
-                server = None
+            idle = self._idle.setdefault(key, [])
+            while len(idle) < count:
+                idle.append(self._start(python, preload, env, user_site))
+
+    @contextlib.contextmanager
+    def lease(
+        self, python: str, preload: Sequence[str], env: Mapping[str, str], user_site: str | None
+    ) -> Iterator[ForkServer]:
+        """A server for one run, given back afterwards."""
+        key = (python, tuple(preload))
+        with self._lock:
+            idle = self._idle.setdefault(key, [])
+            server = None
+            while idle and server is None:
+                server = idle.pop()
+                if not server.alive():  # killed: a new one for this run
+                    self._all.remove(server)
+                    server.close()
+                    server = None
             if server is None:
-                server = ForkServer(python, preload, env, user_site)
-                self._servers[key] = server
-            return server
+                server = self._start(python, preload, env, user_site)
+        try:
+            yield server
+        finally:
+            with self._lock:
+                if server in self._all:  # not closed meanwhile
+                    self._idle[key].append(server)
+
+    def _start(
+        self, python: str, preload: Sequence[str], env: Mapping[str, str], user_site: str | None
+    ) -> ForkServer:
+        server = ForkServer(python, preload, env, user_site)
+        self._all.append(server)
+        return server
 
     def close(self) -> None:
         with self._lock:
-            _close_all(self._servers)
+            self._idle.clear()
+            _close_all(self._all)
 
 
-def _close_all(servers: dict[tuple[str, tuple[str, ...]], ForkServer]) -> None:
-    found = list(servers.values())
+def _close_all(servers: list[ForkServer]) -> None:
+    found = list(servers)
     servers.clear()
     for server in found:
         server.close()

@@ -7,6 +7,7 @@ Python script with every available layer (see ``_child.py`` for the order they g
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import marshal
 import math
@@ -26,7 +27,7 @@ from ..errors import InternalError
 from ..text import decode, last_line
 from . import cgroups
 from .cleanup import remove_tree
-from .forkserver import ForkServers, fork_unavailable, shared_servers
+from .forkserver import ForkServer, ForkServers, fork_unavailable, shared_servers
 from .process import Running, read_capped, spawn_and_wait
 from .types import (
     EXPOSED,
@@ -210,15 +211,20 @@ class Sandbox:
         *,
         hide: Iterable[Path | str] = (),
         isolation: Isolation = Isolation.FORK,
+        preload: Iterable[str] = (),
+        warm: int = 0,
     ) -> Sandbox:
         """Probe the layers; in strict mode, ``SandboxUnavailable`` if a required one is missing.
 
-        ``isolation`` fork falls back to fresh where forking is unsafe, saying why."""
+        ``isolation`` fork falls back to fresh where forking is unsafe, saying why. ``warm``
+        fork servers preloading ``preload`` start before the probe, so that both overlap."""
         hidden = tuple(str(p) for p in hide)
         why = fork_unavailable() if isolation is Isolation.FORK else None
         chosen = Isolation.FRESH if why else isolation
+        modules = tuple(dict.fromkeys(preload))
+        cls(mode, frozenset(), {}, isolation=chosen, preload=modules).warm(warm)
         if mode is SandboxMode.OFF:
-            return cls(mode, frozenset(), {}, hidden, chosen, why or "")
+            return cls(mode, frozenset(), {}, hidden, chosen, why or "", modules)
         wanted: list[Layer] = [layer for layer in Layer if layer is not Layer.UID]
         if sys.platform == "linux":
             _not_dumpable()
@@ -244,7 +250,7 @@ class Sandbox:
         if mode is SandboxMode.STRICT and required:
             why = "; ".join(f"{layer}: {missing[layer]}" for layer in sorted(required))
             raise SandboxUnavailable(f"--sandbox strict: this machine lacks {why}")
-        return cls(mode, frozenset(layers), missing, hidden, chosen, why or "")
+        return cls(mode, frozenset(layers), missing, hidden, chosen, why or "", modules)
 
     def hiding(self, folders: Iterable[Path | str]) -> Sandbox:
         """This sandbox (same layers, same runs in progress) hiding ``folders`` too; no probe."""
@@ -348,10 +354,52 @@ class Sandbox:
         if not os.access(python, os.X_OK):
             # Caught here because after exec the child's failure would look like the student's.
             raise InternalError(f"cannot run {python}: not an executable file")
+        forked = self.isolation is Isolation.FORK and not probe
+        with self._lease(python) if forked else contextlib.nullcontext() as server:
+            return self._run_in(
+                python,
+                script,
+                stdin,
+                limits,
+                probe=probe,
+                uid=uid,
+                args=args,
+                files=files,
+                server=server,
+            )
+
+    def _server_args(self, python: str) -> tuple[str, tuple[str, ...], dict[str, str], str | None]:
+        return python, self.preload, child_environment(Path("/"), os.environ), user_site()
+
+    def _lease(self, python: str) -> contextlib.AbstractContextManager[ForkServer]:
+        return self._servers.lease(*self._server_args(python))
+
+    def warm(self, runs: int) -> None:
+        """Start the fork servers that ``runs`` runs at once need, now, so that they are ready
+        (numpy imported) by the first run; nothing where runs start fresh."""
+        if self.isolation is Isolation.FORK:
+            self._servers.warm(*self._server_args(sys.executable), count=runs)
+
+    def _run_in(
+        self,
+        python: str,
+        script: str,
+        stdin: bytes,
+        limits: Limits,
+        *,
+        probe: bool,
+        uid: int | None,
+        args: Sequence[str],
+        files: Mapping[str, bytes] | None,
+        server: ForkServer | None,
+    ) -> tuple[RunResult, str]:
         cap = limits.output_kb * 1024
         script = os.path.abspath(script)
         base = Path(tempfile.mkdtemp(prefix="grade-run-"))
-        group = cgroups.create(_NPROC) if self.layers else None
+        tasks = _NPROC if self.layers else None
+        # a fork server's children are born in its group; anything else joins a new one
+        group = server.group if server is not None else cgroups.create(tasks) if tasks else None
+        cpu_before = cgroups.cpu_seconds(group) if server is not None and group else 0.0
         try:
             base.chmod(0o711)  # a run's own uid must reach its work dir, not list the others
             work = base / "work"
@@ -398,13 +446,11 @@ class Sandbox:
                 "compiled": _compiled() if layers and python == sys.executable else {},
                 "landlock_abi_max": _landlock_abi_max(),
             }
-            server = None
-            if self.isolation is Isolation.FORK and not probe:
-                server = self._servers.get(
-                    python, self.preload, child_environment(Path("/"), os.environ), user_site()
-                )
+            if server is not None:
                 config["parent"] = server.pid  # the child's parent, which it dies with
                 config["compiled"] = {}  # the server has the layers loaded already
+                config["cgroup"] = None  # in it already
+                server.cap(tasks)
             # 0600 and the grader's: the child gets it already open, as fd 4
             (base / "config").write_bytes(marshal.dumps(config))
             done = spawn_and_wait(
@@ -425,10 +471,13 @@ class Sandbox:
             # they were waited for: only its cgroup still counts it
             cpu: float | None = done.cpu_s
             if done.timed_out:
-                cpu = cgroups.cpu_seconds(group) if group is not None else None
+                total = cgroups.cpu_seconds(group) if group is not None else None
+                cpu = None if total is None else total - (cpu_before or 0.0)
         finally:
             remove_tree(base)
-            if group is not None:
+            if server is not None:
+                server.sweep()
+            elif group is not None:
                 cgroups.remove(group)
         failure = "" if done.sandbox_ready else _tail(stderr)
         if done.timed_out and not done.sandbox_ready:  # never reached the submission
