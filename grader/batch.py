@@ -21,13 +21,13 @@ from .grading import (
     MAX_SUBMISSION_BYTES,
     Plan,
     compile_error,
-    not_compiled,
     now,
     report,
     submission_problem,
     submit_cases,
     worker_pool,
 )
+from .judge import not_compiled
 from .records import CaseOutcome
 
 

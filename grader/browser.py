@@ -1,86 +1,184 @@
-"""One case in the browser (``grade site``): run inside Pyodide, in a Web Worker, with the same
-comparator and messages as ``grade`` (this module, ``compare.py`` and ``records.py`` are copied
-into the site as they are). No sandbox is needed there: the student's own code runs in the
-student's own browser tab.
+"""One case in the browser (``grade site``): run inside Pyodide, in a Web Worker, and judged by
+the same code as ``grade``: ``judge.judge`` with the exercise's comparator (or its checker,
+run here too, by ``checker.checker_verdict``'s rules), ``diagnose.advise``, and the known
+mistakes' digests. This module and those it imports are copied into the site as they are.
+
+No sandbox is needed there: the student's own code runs in the student's own browser tab. What
+the browser cannot do (a memory limit; a time limit, which the page enforces by ending the
+worker) is said on the page.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
+import os
 import sys
+import tempfile
+import time
 import traceback
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
-from .compare import build
+from .checker import checker_verdict
+from .compare import Comparator, build, digest
+from .diagnose import advise
+from .errors import GraderError
+from .judge import grader_error, judge, not_compiled, syntax_error
+from .records import Case, CaseOutcome, Comparison, Diagnosis, Verdict
+from .sandbox import LimitHit, Limits, RunResult
 
-SHOWN = "main.py"
+SHOWN = "main.py"  # the student's script, as tracebacks name it
+CHECKER = "check.py"
 
 
-class _Capped(io.StringIO):
-    """An output stream that keeps at most ``cap`` characters and says when it was over."""
+class _Capped(io.BytesIO):
+    """An output file that keeps at most ``cap`` bytes and says when it was over."""
 
     def __init__(self, cap: int) -> None:
         super().__init__()
         self.cap, self.over = cap, False
 
-    def write(self, text: str) -> int:
+    def write(self, data: Any) -> int:
         room = self.cap - self.tell()
-        if len(text) > room:
+        if len(data) > room:
             self.over = True
-            text = text[: max(0, room)]
-        return super().write(text)
+            data = bytes(data)[: max(0, room)]
+        super().write(data)
+        return len(data)
+
+    def close(self) -> None:  # the program closed its stream: what it wrote stays readable
+        pass
+
+
+def _stream(raw: io.BytesIO, errors: str) -> io.TextIOWrapper:
+    # as a script's own sys.stdout is (UTF-8 mode), .buffer included
+    return io.TextIOWrapper(raw, encoding="utf-8", errors=errors, write_through=True)
+
+
+def execute(source: str, shown: str, stdin: bytes, cap: int, argv: list[str]) -> RunResult:
+    """Run ``source`` as ``python shown *argv[1:]`` would, as ``__main__`` in a namespace of
+    its own, with ``stdin`` as input and its output captured (at most ``cap`` bytes each)."""
+    out, err = _Capped(cap), _Capped(cap)
+    streams = (
+        _stream(io.BytesIO(stdin), "surrogateescape"),
+        _stream(out, "surrogateescape"),
+        _stream(err, "backslashreplace"),
+    )
+    saved = sys.stdin, sys.stdout, sys.stderr, sys.argv
+    sys.stdin, sys.stdout, sys.stderr = streams
+    sys.argv = argv
+    status = 0
+    started = time.perf_counter()
+    try:
+        code = compile(source, shown, "exec", dont_inherit=True)
+        exec(code, {"__name__": "__main__", "__file__": shown, "__builtins__": __builtins__})
+    except SystemExit as exc:
+        if exc.code is None or isinstance(exc.code, int):
+            status = (exc.code or 0) & 0xFF
+        else:
+            sys.stderr.write(f"{exc.code}\n")
+            status = 1
+    except BaseException as exc:  # the program's crash: its traceback, from its own frames
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_filename != shown:
+            tb = tb.tb_next
+        sys.stderr.write("".join(traceback.format_exception(type(exc), exc, tb)))
+        status = 1
+    finally:
+        for stream in streams[1:]:
+            with contextlib.suppress(ValueError):  # closed by the program: flushed then
+                stream.flush()
+        sys.stdin, sys.stdout, sys.stderr, sys.argv = saved
+    return RunResult(
+        exit_code=status,
+        signal=None,
+        wall_s=time.perf_counter() - started,
+        stdout=out.getvalue(),
+        stderr=err.getvalue(),
+        limit_hit=LimitHit.OUTPUT if out.over or err.over else None,
+        over="stdout" if out.over else "stderr" if err.over else None,
+    )
+
+
+@dataclass(frozen=True)
+class BrowserChecker:
+    """The exercise's checker, run here on the case's files: ``check.py input expected``."""
+
+    source: str
+    case: Case
+    cap: int
+    checking: Callable[[], None] | None = None  # tells the page: the checker's time now
+
+    def __call__(self, expected: str, got: str) -> Comparison:
+        if self.checking is not None:
+            self.checking()
+        before = os.getcwd()
+        with tempfile.TemporaryDirectory() as folder:
+            Path(folder, "input").write_bytes(self.case.input)
+            Path(folder, "expected").write_text(expected, encoding="utf-8")
+            os.chdir(folder)
+            try:
+                argv = [CHECKER, "input", "expected"]
+                stdin = got.encode("utf-8", errors="surrogateescape")
+                run = execute(self.source, CHECKER, stdin, self.cap, argv)
+            finally:
+                os.chdir(before)
+        return checker_verdict(run, got, CHECKER)
 
 
 def run_case(
-    source: str, data: str, expected: str, method: str, options: dict[str, Any], cap: int
+    source: str,
+    case: Mapping[str, Any],
+    exercise: Mapping[str, Any],
+    checking: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
-    """The verdict of ``source`` on one case, as ``grade``'s JSON names things."""
-    out, err = _Capped(cap), _Capped(cap)
+    """The verdict of ``source`` on one case of the site's exercise JSON, as ``grade --format
+    json`` names things, with what the page shows beside it."""
+    found = Case(
+        name=str(case["name"]),
+        input=str(case["input"]).encode(),
+        expected=str(case["expected"]),
+        title=str(case["title"]),
+        hint=case.get("hint"),
+    )
+    cap = int(exercise["output_kb"]) * 1024
+    limits = Limits(time_s=float(exercise["time_s"]), output_kb=int(exercise["output_kb"]))
+    error = syntax_error(source.encode(), SHOWN)
+    if error:
+        return _result(not_compiled(found, error))
+    comparator: Comparator
+    if exercise["method"] == "checker":
+        comparator = BrowserChecker(str(exercise["checker"]), found, cap, checking)
+    else:
+        comparator = build(str(exercise["method"]), dict(exercise["options"]))
+    run = execute(source, SHOWN, found.input, cap, [SHOWN])
     try:
-        code = compile(source, SHOWN, "exec", dont_inherit=True)
-    except SyntaxError as exc:
-        why = "".join(traceback.format_exception_only(type(exc), exc))
-        return {
-            "status": "runtime_error",
-            "message": f"does not compile: {why.strip()}",
-            "stdout": "",
-            "stderr": why,
-        }
-    saved = sys.stdin, sys.stdout, sys.stderr
-    sys.stdin, sys.stdout, sys.stderr = io.StringIO(data), out, err
-    status = 0
-    try:
-        exec(code, {"__name__": "__main__", "__builtins__": __builtins__})
-    except SystemExit as exc:
-        status = 0 if exc.code is None else exc.code if isinstance(exc.code, int) else 1
-    except BaseException as exc:  # the student's crash: its traceback, from its own frames
-        tb = exc.__traceback__
-        while tb is not None and tb.tb_frame.f_code.co_filename != SHOWN:
-            tb = tb.tb_next
-        err.write("".join(traceback.format_exception(type(exc), exc, tb)))
-        status = 1
-    finally:
-        sys.stdin, sys.stdout, sys.stderr = saved
-    stdout, stderr = out.getvalue(), err.getvalue()
-    found: dict[str, Any] = {"stdout": stdout, "stderr": stderr}
-    if out.over or err.over:
-        stream = "stdout" if out.over else "stderr"
-        return {
-            **found,
-            "status": "output_limit",
-            "message": f"printed more than {cap // 1024} KB on {stream}; stopped",
-        }
-    if status != 0:
-        last = stderr.strip().split("\n")[-1] if stderr.strip() else ""
-        message = f"exited with code {status}" + (f": {last}" if last else "")
-        return {**found, "status": "runtime_error", "message": message}
-    comparison = build(method, options)(expected, stdout)
+        outcome = judge(found, run, comparator, limits)
+    except GraderError as exc:  # the checker failed: the exercise's fault, not the student's
+        return _result(grader_error(found, str(exc)))
+    outcome = replace(outcome, advice=advise(outcome, Path(SHOWN)))
+    if outcome.verdict is Verdict.WRONG_ANSWER:
+        known = dict(case.get("mistakes") or {}).get(digest(outcome.stdout))
+        if known is not None:
+            outcome = replace(outcome, diagnosis=Diagnosis(str(known[0]), str(known[1])))
+    return _result(outcome)
+
+
+def _result(outcome: CaseOutcome) -> dict[str, Any]:
+    c = outcome.comparison
     return {
-        **found,
-        "status": "passed" if comparison.ok else "wrong_answer",
-        "message": comparison.message,
-        "line": comparison.line,
-        "token": comparison.token,
-        "expected_line": comparison.expected_line,
-        "got_line": comparison.got_line,
+        "status": outcome.verdict.value,
+        "message": outcome.message,
+        "time_s": outcome.time_s,
+        "stdout": outcome.stdout,
+        "stderr": outcome.stderr,
+        "advice": outcome.advice,
+        "diagnosis": None if outcome.diagnosis is None else outcome.diagnosis.message,
+        "line": None if c is None else c.line,
+        "token": None if c is None else c.token,
+        "expected_line": None if c is None else c.expected_line,
+        "got_line": None if c is None else c.got_line,
     }

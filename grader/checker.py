@@ -19,6 +19,7 @@ from .text import decode, last_line
 
 if TYPE_CHECKING:
     from .grading import Plan
+    from .sandbox import RunResult
 
 ACCEPT, REJECT = 0, 1
 
@@ -39,19 +40,23 @@ class CheckerRun:
             limits=self.plan.limits,
             files={"input": self.case.input, "expected": expected.encode()},
         )
-        said = decode(run.stdout).strip().split("\n", 1)[0][:300]
-        # An uncaught exception exits 1 too: its traceback tells the checker's crash (the
-        # grader's fault) from its verdict
-        crashed = "Traceback (most recent call last)" in decode(run.stderr)
-        if run.limit_hit is None and run.exit_code == ACCEPT:
-            return Comparison(True)
-        if run.limit_hit is None and run.exit_code == REJECT and not crashed:
-            first = got.split("\n", 1)[0]
-            return Comparison(False, Mismatch.CHECKER, line=1, got_line=first, note=said)
-        why = run.limit_hit or f"exit code {run.exit_code}, signal {run.signal}"
-        raise InternalError(
-            f"the checker {self.checker.program} failed ({why}): {last_line(decode(run.stderr))}"
-        )
+        return checker_verdict(run, got, self.checker.program)
+
+
+def checker_verdict(run: RunResult, got: str, program: str) -> Comparison:
+    """What the checker's run (on the output ``got``) says of it; InternalError where the
+    checker itself failed. The browser (``grade site``) judges its own checker runs by it too."""
+    said = decode(run.stdout).strip().split("\n", 1)[0][:300]
+    # An uncaught exception exits 1 too: its traceback tells the checker's crash (the
+    # grader's fault) from its verdict
+    crashed = "Traceback (most recent call last)" in decode(run.stderr)
+    if run.limit_hit is None and run.exit_code == ACCEPT:
+        return Comparison(True)
+    if run.limit_hit is None and run.exit_code == REJECT and not crashed:
+        first = got.split("\n", 1)[0]
+        return Comparison(False, Mismatch.CHECKER, line=1, got_line=first, note=said)
+    why = run.limit_hit or f"exit code {run.exit_code}, signal {run.signal}"
+    raise InternalError(f"the checker {program} failed ({why}): {last_line(decode(run.stderr))}")
 
 
 def comparator_for(plan: Plan, case: Case) -> Comparator:

@@ -7,6 +7,7 @@ build one. The built-ins are registered through the same table as any other woul
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -36,6 +37,12 @@ def normalise(text: str) -> list[str]:
     while lines and not lines[-1]:
         lines.pop()
     return lines
+
+
+def digest(output: str) -> str:
+    """The output as the comparison sees it (line ends, trailing blanks), hashed: how a known
+    mistake's output is recognised (mistakes.py), in ``grade`` and in the browser alike."""
+    return hashlib.sha256("\n".join(normalise(output)).encode()).hexdigest()[:32]
 
 
 def tokens(line: str) -> list[str]:

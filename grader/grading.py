@@ -7,13 +7,11 @@ limits, what a run may see, how many at once) is decided in one place, not per c
 from __future__ import annotations
 
 import os
-import re
 import signal
 import socket
 import stat
 import sys
 import threading
-import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -24,14 +22,13 @@ from .cases import exercise_cases
 from .checker import comparator_for
 from .diagnose import advise
 from .errors import GraderError, SubmissionError
-from .judge import grader_error, judge, skipped
+from .judge import grader_error, judge, not_compiled, skipped, syntax_error
 from .mistakes import Mistakes
 from .mistakes import load as known_mistakes
 from .records import Case, CaseOutcome, Report, Verdict
 from .resources import Root
 from .sandbox import Isolation, Limits, RunResult, Sandbox, SandboxMode
 from .spec import Exercise
-from .text import last_line
 
 Runner = Callable[..., RunResult]  # Sandbox.run's signature: (argv, *, stdin, limits)
 MAX_SUBMISSION_BYTES = 1 << 20  # a script larger than 1 MiB is not a student's exercise
@@ -284,28 +281,9 @@ def compile_error(submission: Path) -> str:
     Checked once, before any case runs: a syntax error is one mistake, not one per case.
     """
     try:
-        compile(submission.read_bytes(), str(submission), "exec")
-    except SyntaxError as exc:
-        return "".join(traceback.format_exception_only(type(exc), exc))
-    except (OSError, ValueError, RecursionError, MemoryError) as exc:  # gone, absurd nesting
+        return syntax_error(submission.read_bytes(), str(submission))
+    except OSError as exc:  # gone meanwhile
         return f"{type(exc).__name__}: {exc}\n"
-    return ""
-
-
-def not_compiled(case: Case, error: str) -> CaseOutcome:
-    """The outcome of a case that did not run because the script does not compile."""
-    where = re.search(r"line (\d+)", error)
-    why = last_line(error).removeprefix("SyntaxError: ")
-    return CaseOutcome(
-        case=case,
-        verdict=Verdict.RUNTIME_ERROR,
-        message=f"does not compile: line {where.group(1)}: {why}"
-        if where
-        else f"does not compile: {why}",
-        time_s=0.0,
-        exit_code=1,
-        stderr=error,
-    )
 
 
 def grade_many(

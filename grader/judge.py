@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import signal
+import traceback
 
 from .compare import Comparator
 from .errors import GraderError
@@ -93,3 +95,30 @@ def grader_error(case: Case, message: str) -> CaseOutcome:
 
 def skipped(case: Case, message: str) -> CaseOutcome:
     return CaseOutcome(case=case, verdict=Verdict.SKIPPED, message=message, time_s=0.0)
+
+
+def syntax_error(source: bytes, filename: str) -> str:
+    """What Python prints when ``source`` does not compile, or "" when it does."""
+    try:
+        compile(source, filename, "exec")
+    except SyntaxError as exc:
+        return "".join(traceback.format_exception_only(type(exc), exc))
+    except (ValueError, RecursionError, MemoryError) as exc:  # a NUL byte, absurd nesting
+        return f"{type(exc).__name__}: {exc}\n"
+    return ""
+
+
+def not_compiled(case: Case, error: str) -> CaseOutcome:
+    """The outcome of a case that did not run because the script does not compile."""
+    where = re.search(r"line (\d+)", error)
+    why = last_line(error).removeprefix("SyntaxError: ")
+    return CaseOutcome(
+        case=case,
+        verdict=Verdict.RUNTIME_ERROR,
+        message=f"does not compile: line {where.group(1)}: {why}"
+        if where
+        else f"does not compile: {why}",
+        time_s=0.0,
+        exit_code=1,
+        stderr=error,
+    )

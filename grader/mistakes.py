@@ -8,24 +8,18 @@ Written by ``grade regen``; ``grade verify`` says when it is stale.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from .compare import normalise
+from .compare import digest
 from .files import write_atomically
 from .records import Diagnosis, Report, Verdict
 from .spec import Exercise
 
 MISTAKES_FILE = "mistakes.json"
-
-
-def digest(output: str) -> str:
-    """The output as the comparison sees it (line ends, trailing blanks), hashed."""
-    return hashlib.sha256("\n".join(normalise(output)).encode()).hexdigest()[:32]
 
 
 @dataclass(frozen=True)

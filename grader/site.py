@@ -1,8 +1,8 @@
 """``grade site``: the exercises as a static practice site, graded in the browser by the same
 comparator as ``grade`` (Pyodide in a Web Worker; see ``browser.py`` and ``site_assets/``).
 
-Only public cases are written; a checker exercise is left out (its checker would have to run
-in the browser too), and the build says so.
+Only public cases are written, with their known mistakes' digests; a checker exercise ships its
+checker, as the student package does.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 from .cases import own_cases
 from .compare import Checker
 from .files import write_atomically
+from .mistakes import load as known_mistakes
 from .records import Visibility
 from .resources import Root
 from .spec import exercise_names, load_exercise, read_yaml
@@ -22,14 +23,27 @@ from .text import decode
 
 PYODIDE_URL = "https://cdn.jsdelivr.net/pyodide/v0.27.2/full/"
 _ASSETS = Path(__file__).with_name("site_assets")
-_PYTHON = ("_compat.py", "errors.py", "text.py", "records.py", "compare.py", "browser.py")
+# browser.py and what it imports, copied as they are; the sandbox package is its types only
+_PYTHON = (
+    "__init__.py",
+    "_compat.py",
+    "errors.py",
+    "text.py",
+    "records.py",
+    "compare.py",
+    "judge.py",
+    "checker.py",
+    "diagnose.py",
+    "browser.py",
+    "sandbox/types.py",
+)
+_SANDBOX_INIT = "from .types import LimitHit, Limits, RunResult  # what judge.py needs of it\n"
 
 
 @dataclass(frozen=True)
 class Site:
     folder: Path
     exercises: tuple[str, ...]
-    left_out: tuple[tuple[str, str], ...]  # (exercise, why)
 
 
 def _page(title: str, body: str, exercise: str = "") -> str:
@@ -55,15 +69,14 @@ def build(
     names = chosen or exercise_names(root)
     out.mkdir(parents=True, exist_ok=True)
     (out / "py" / "grader").mkdir(parents=True, exist_ok=True)
-    built, left_out, links = [], [], []
+    built, links = [], []
     for name in names:
         exercise = load_exercise(name, root)
-        if isinstance(exercise.comparator, Checker):
-            left_out.append((name, "judged by a checker, which the browser does not run yet"))
-            continue
         spec = read_yaml(exercise.spec_path)
         compare = spec.get("compare", {}) if isinstance(spec, dict) else {}
         cases = [c for c in own_cases(exercise) if c.visibility is Visibility.VISIBLE]
+        known = known_mistakes(exercise).by_case
+        checker = exercise.comparator
         data = {
             "name": name,
             "title": exercise.title,
@@ -71,6 +84,9 @@ def build(
             "output_kb": exercise.limits.output_kb,
             "method": compare.get("method", "tokens"),
             "options": compare.get("options", {}),
+            "checker": (root.path / checker.program).read_text(encoding="utf-8")
+            if isinstance(checker, Checker)
+            else None,
             "cases": [
                 {
                     "name": c.name,
@@ -79,6 +95,9 @@ def build(
                     "expected": c.expected,
                     "hint": c.hint,
                     "sample": c.sample,
+                    "mistakes": {
+                        key: [d.mistake, d.hint] for key, d in known.get(c.name, {}).items()
+                    },
                 }
                 for c in cases
             ],
@@ -118,7 +137,10 @@ def build(
     for asset in ("app.js", "style.css"):
         write_atomically(out / asset, (_ASSETS / asset).read_text())
     package = Path(__file__).parent
-    write_atomically(out / "py" / "grader" / "__init__.py", "")
+    (out / "py" / "grader" / "sandbox").mkdir(exist_ok=True)
     for module in _PYTHON:
         write_atomically(out / "py" / "grader" / module, (package / module).read_text())
-    return Site(out.absolute(), tuple(built), tuple(left_out))
+    write_atomically(out / "py" / "grader" / "sandbox" / "__init__.py", _SANDBOX_INIT)
+    files = [*_PYTHON, "sandbox/__init__.py"]
+    write_atomically(out / "py" / "files.json", json.dumps(files) + "\n")
+    return Site(out.absolute(), tuple(built))

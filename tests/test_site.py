@@ -14,12 +14,15 @@ import sys
 import tarfile
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import SCRIPTS
 
 from grader.cli import cli
+from grader.grading import grade, prepare
 from grader.resources import Root
 from grader.spec import load_exercise
 
@@ -30,7 +33,6 @@ CACHE = Path(os.environ.get("GRADE_TEST_CACHE", "~/.cache/grade-tests")).expandu
 def test_the_site_holds_public_cases_only(root: Root, tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["site", str(tmp_path / "site"), "--root", str(root.path)])
     assert result.exit_code == 0, result.output
-    assert "top-k left out: judged by a checker" in result.stderr
     site = tmp_path / "site"
     text = "".join(p.read_text() for p in site.rglob("*") if p.is_file())
     exercise = load_exercise("quantize", root)
@@ -43,6 +45,78 @@ def test_the_site_holds_public_cases_only(root: Root, tmp_path: Path) -> None:
     assert (site / "py" / "grader" / "compare.py").read_text() == (
         Path(__file__).resolve().parent.parent / "grader" / "compare.py"
     ).read_text()  # the grader's own comparison, not a copy in JavaScript
+
+
+# The site's own Python (what the worker loads into Pyodide), run by this CPython instead:
+# every case of the site's exercise JSON, as the page would run them.
+SITE_PYTHON = """
+import json, sys
+site, name, scripts = sys.argv[1], sys.argv[2], sys.argv[3:]
+sys.path.insert(0, site + "/py")
+from grader.browser import run_case
+import grader.browser
+assert grader.browser.__file__.startswith(site), grader.browser.__file__
+exercise = json.load(open(site + "/" + name + ".json"))
+found = {}
+for script in scripts:
+    source = open(script).read()
+    found[script] = [run_case(source, case, exercise) for case in exercise["cases"]]
+print(json.dumps(found))
+"""
+
+
+def _judged_alike(root: Root, tmp_path: Path, name: str, scripts: list[Path]) -> None:
+    """The site's Python gives every case the verdict, message, advice and named mistake that
+    grade gives it (grade's run in its sandbox, the site's in-process, as in the browser)."""
+    site = tmp_path / "site"
+    if not site.is_dir():
+        assert CliRunner().invoke(cli, ["site", str(site), "--root", str(root.path)]).exit_code == 0
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", SITE_PYTHON, str(site), name, *map(str, scripts)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    browser = json.loads(done.stdout)
+    exercise = load_exercise(name, root)
+    shown = [c["name"] for c in json.loads((site / f"{name}.json").read_text())["cases"]]
+    plan = prepare(exercise, jobs=2)
+    plan = replace(plan, cases=tuple(c for c in plan.cases if c.name in shown))
+    assert [c.name for c in plan.cases] == shown
+    for script in scripts:
+        report = grade(plan, script)
+        for outcome, there in zip(report.outcomes, browser[str(script)], strict=True):
+            here = {
+                "status": outcome.verdict.value,
+                "message": outcome.message,
+                "advice": outcome.advice,
+                "diagnosis": outcome.diagnosis and outcome.diagnosis.message,
+            }
+            assert {k: there[k] for k in here} == here, (script.name, outcome.case.name)
+
+
+def test_the_sites_python_judges_as_grade_does(root: Root, tmp_path: Path) -> None:
+    material = root.material
+    broken = tmp_path / "broken.py"
+    broken.write_text("print(1\n")
+    prompted = tmp_path / "prompted.py"  # advice: a line came before the expected one
+    right = (material / "quantize" / "accepted" / "exact_integers.py").read_text()
+    prompted.write_text('print("weights?")\n' + right)
+    known = material / "quantize" / "wrong" / "round_half_up.py"  # a named mistake
+    odd = [SCRIPTS / f"{n}.py" for n in ("crash_after_output", "invalid_utf8", "flood_stdout")]
+    _judged_alike(root, tmp_path, "quantize", [known, broken, prompted, *odd])
+    # a checker's exercise: the checker runs in the browser too
+    _judged_alike(root, tmp_path, "top-k", [material / "top-k" / "wrong" / "string_sort.py"])
+
+
+@pytest.mark.parametrize("name", ["quantize", "specdec", "top-k", "decode-speed"])
+def test_every_known_solution_is_judged_alike_in_the_browser(
+    root: Root, tmp_path: Path, name: str
+) -> None:
+    folder = root.material / name
+    scripts = sorted([*folder.glob("wrong/*.py"), *folder.glob("accepted/*.py")])
+    _judged_alike(root, tmp_path, name, scripts)
 
 
 def _pyodide() -> Path:
@@ -89,6 +163,7 @@ def served(root: Root, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str
         "site",
         str(folder / "site"),
         "quantize",
+        "top-k",
         "--root",
         str(root.path),
         "--pyodide-url",
@@ -102,14 +177,21 @@ def served(root: Root, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str
     server.server_close()
 
 
-def _grade_in_browser(url: str, source: str, shots: Path, name: str, button: str = "#grade") -> str:
-    from playwright.sync_api import sync_playwright
+def _grade_in_browser(
+    url: str,
+    source: str,
+    shots: Path,
+    name: str,
+    button: str = "#grade",
+    exercise: str = "quantize",
+) -> str:
+    from playwright.sync_api import FloatRect, sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
-        page = browser.new_page()
+        page = browser.new_page(viewport={"width": 1000, "height": 800})
         page.on("console", lambda m: None)
-        page.goto(url + "quantize.html")
+        page.goto(url + f"{exercise}.html")
         page.fill("#code", source)
         page.click(button)
         page.wait_for_function(
@@ -119,6 +201,19 @@ def _grade_in_browser(url: str, source: str, shots: Path, name: str, button: str
             timeout=180_000,
         )
         page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+        # the editor and the verdicts alone (the README's picture is one of these)
+        top = page.locator("h2").last.bounding_box()
+        end = page.locator("#results").bounding_box()
+        if top is not None and end is not None:  # boxes are where the window has scrolled to
+            scrolled = float(page.evaluate("window.scrollY"))
+            height = end["y"] + end["height"] - top["y"] + 16
+            clip: FloatRect = {
+                "x": 0,
+                "y": top["y"] + scrolled - 8,
+                "width": 1000,
+                "height": height,
+            }
+            page.screenshot(path=str(shots / f"{name}-verdicts.png"), clip=clip, full_page=True)
         text = page.inner_text("body")
         browser.close()
     return text
@@ -154,6 +249,28 @@ def test_the_browser_grades_as_grade_does(served: str, root: Root, tmp_path: Pat
     )
     first = next(c for c in json.loads(report.stdout)["cases"] if c["status"] != "passed")
     assert first["message"] in text  # the same first-mismatch message as grade's
+
+
+@pytest.mark.slow
+def test_the_browser_names_a_known_mistake_and_runs_a_checker(
+    served: str, root: Root, tmp_path: Path
+) -> None:
+    known = (root.material / "quantize" / "wrong" / "round_half_up.py").read_text()
+    text = _grade_in_browser(served, known, tmp_path, "mistake")
+    assert "your output is exactly that of a program that rounds halves up" in text, text[-2000:]
+    right = (root.material / "top-k" / "accepted" / "heapq_nlargest.py").read_text()
+    text = _grade_in_browser(served, right, tmp_path, "checker-right", exercise="top-k")
+    assert "all public cases passed" in text, text[-2000:]
+    wrong = root.material / "top-k" / "wrong" / "string_sort.py"
+    text = _grade_in_browser(served, wrong.read_text(), tmp_path, "checker-wrong", exercise="top-k")
+    public = ["-k", "sample", "-k", "print", "-k", "numbers", "--root", str(root.path)]
+    report = subprocess.run(
+        [sys.executable, "-m", "grader", "top-k", str(wrong), "--format", "json", *public],
+        capture_output=True,
+        text=True,
+    )
+    first = next(c for c in json.loads(report.stdout)["cases"] if c["status"] != "passed")
+    assert first["message"] in text, (first, text[-2000:])  # the checker's own reason
 
 
 @pytest.mark.slow

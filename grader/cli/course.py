@@ -92,8 +92,6 @@ def site_command(
     from ..site import build
 
     site = build(resolve_root(root), out, exercises, pyodide_url=pyodide_url)
-    for name, why in site.left_out:
-        click.echo(f"grade: {name} left out: {why}", err=True)
     click.echo(f"{site.folder}/index.html ({len(site.exercises)} exercise(s))")
     if serve:
         import functools

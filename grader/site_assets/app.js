@@ -44,12 +44,15 @@ function show(box, testcase, result) {
   row(details, "problem", result.message);
   row(details, "input", testcase.input);
   if (result.status === "wrong_answer" && result.got_line !== null) {
-    row(details, "expected", result.expected_line || "");
+    // a checker's mismatch has no expected line: several answers are right
+    if (result.expected_line !== null) row(details, "expected", result.expected_line);
     row(details, "got", result.got_line || "");
     if (result.token) row(details, "", caret(result.got_line, result.token), "caret");
   }
+  if (result.diagnosis) row(details, "mistake", result.diagnosis, "mistake");
   if (result.stderr) row(details, "stderr", result.stderr.split("\n").slice(-12).join("\n"));
-  if (testcase.hint && result.status === "wrong_answer") {
+  if (result.advice) row(details, "advice", result.advice, "advice");
+  if (testcase.hint && result.status === "wrong_answer" && !result.diagnosis) {
     row(details, "hint", "this case checks: " + testcase.hint);
   }
 }
@@ -82,11 +85,11 @@ async function grade(exercise, cases) {
       const offset = next;
       const worker = new Worker("worker.js");
       let timer = setTimeout(() => stop("Python did not load in time"), BOOT_MS);
-      function stop(why) {
+      function stop(why, status) {
         worker.terminate();
         clearTimeout(timer);
         if (next < cases.length) {
-          show(boxes[next], cases[next], { status: "timeout", message: why });
+          show(boxes[next], cases[next], { status: status || "timeout", message: why });
           next += 1;
         }
         if (next < cases.length) start(); else finish();
@@ -98,6 +101,10 @@ async function grade(exercise, cases) {
           boxes[next].querySelector(".status").textContent = "running";
           clearTimeout(timer);
           timer = setTimeout(() => stop(`no answer within ${exercise.time_s} s; stopped`), limit);
+        } else if (message.kind === "checking") {  // the checker's time is the exercise's
+          clearTimeout(timer);
+          timer = setTimeout(() => stop("the checker did not finish: the exercise's fault, " +
+                                        "not yours", "grader_error"), limit);
         } else if (message.kind === "done") {
           clearTimeout(timer);
           if (message.result.status === "passed") passed += 1;
@@ -114,9 +121,9 @@ async function grade(exercise, cases) {
           finish();
         }
       };
-      worker.postMessage({ source: editor.value, cases: cases.slice(offset),
-                           method: exercise.method, options: exercise.options,
-                           cap: exercise.output_kb * 1024 });
+      worker.postMessage({ source: editor.value, cases: cases.slice(offset), exercise: {
+        method: exercise.method, options: exercise.options, checker: exercise.checker,
+        time_s: exercise.time_s, output_kb: exercise.output_kb } });
     }
     start();
   });

@@ -1,13 +1,13 @@
-// Runs a submission on cases in Pyodide, with the grader's own comparison (grader/browser.py).
-// The page terminates this worker when a case exceeds its time limit.
+// Runs a submission on cases in Pyodide, judged by the grader's own Python (grader/browser.py
+// and the modules it imports, listed in py/files.json). The page terminates this worker when a
+// case exceeds its time limit.
 importScripts(PYODIDE_URL + "pyodide.js");
-const FILES = ["__init__.py", "_compat.py", "errors.py", "text.py", "records.py", "compare.py",
-               "browser.py"];
 let py = null;
 async function boot() {
   py = await loadPyodide({ indexURL: PYODIDE_URL });
-  py.FS.mkdirTree("/grade/grader");
-  for (const name of FILES) {
+  const files = await (await fetch("py/files.json")).json();
+  py.FS.mkdirTree("/grade/grader/sandbox");
+  for (const name of files) {
     const response = await fetch("py/grader/" + name);
     py.FS.writeFile("/grade/grader/" + name, await response.text());
   }
@@ -15,7 +15,7 @@ async function boot() {
 }
 const ready = boot();
 onmessage = async (event) => {
-  const { source, cases, method, options, cap } = event.data;
+  const { source, cases, exercise } = event.data;
   try {
     await ready;
   } catch (error) {
@@ -26,14 +26,13 @@ onmessage = async (event) => {
     await py.loadPackagesFromImports(source);  // numpy, where the Pyodide URL serves it
   } catch (error) { /* the import itself will say what is missing */ }
   const run = py.globals.get("run_case");
+  const about = py.toPy(exercise);
   for (let i = 0; i < cases.length; i++) {
     postMessage({ kind: "start", index: i });
-    const started = performance.now();
-    const found = run(source, cases[i].input, cases[i].expected, method,
-                      py.toPy(options), cap);
+    const found = run(source, py.toPy(cases[i]), about,
+                      () => postMessage({ kind: "checking", index: i }));
     const result = found.toJs({ dict_converter: Object.fromEntries });
     found.destroy();
-    result.time_s = (performance.now() - started) / 1000;
     postMessage({ kind: "done", index: i, result });
   }
   postMessage({ kind: "finished" });
