@@ -16,6 +16,10 @@ editor.addEventListener("keydown", (event) => {
   }
 });
 
+// Python loads in a worker as soon as the page opens, while the student reads and types; a
+// worker that finished its cases is kept for the next Grade, one ended at a time limit is not.
+let spare = new Worker("worker.js");
+
 function row(parent, label, text, kind) {
   const line = document.createElement("div");
   line.className = "row " + (kind || "");
@@ -83,7 +87,8 @@ async function grade(exercise, cases) {
   await new Promise((finish) => {
     function start() {
       const offset = next;
-      const worker = new Worker("worker.js");
+      const worker = spare || new Worker("worker.js");
+      spare = null;
       let timer = setTimeout(() => stop("Python did not load in time"), BOOT_MS);
       function stop(why, status) {
         worker.terminate();
@@ -112,7 +117,7 @@ async function grade(exercise, cases) {
           next = offset + message.index + 1;
         } else if (message.kind === "finished") {
           clearTimeout(timer);
-          worker.terminate();
+          if (spare === null) spare = worker; else worker.terminate();
           finish();
         } else if (message.kind === "error") {
           clearTimeout(timer);
