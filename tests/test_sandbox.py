@@ -25,7 +25,7 @@ from conftest import ONE_QUANTIZE_CASE, SCRIPTS, TESTS
 from grader.grading import Plan, grade, hidden_from_runs, prepare
 from grader.records import Verdict
 from grader.resources import Root
-from grader.sandbox import Layer, Limits, Sandbox, SandboxMode, SandboxUnavailable
+from grader.sandbox import Layer, Limits, Sandbox, SandboxMode, SandboxUnavailable, cgroups
 from grader.sandbox.sandbox import others_can_read
 from grader.spec import Exercise
 
@@ -264,6 +264,32 @@ def test_a_daemon_dies_with_its_case_where_no_pid_namespace_ends_it(isolation: s
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.kill(int(pid), 9)
+
+
+def test_groups_a_killed_grader_left_are_removed_and_no_other() -> None:
+    where = cgroups.parent()
+    if where is None:
+        pytest.skip("no control groups here (root and the pids controller)")
+    name = f"grade-test-{uuid.uuid4().hex[:8]}"
+    stale, young, busy = (os.path.join(where, f"{name}-{kind}") for kind in ("a", "b", "c"))
+    for folder in (stale, young, busy):
+        os.mkdir(folder)
+    sleeper = subprocess.Popen(["sleep", "60"])
+    try:
+        with open(os.path.join(busy, "cgroup.procs"), "w") as f:
+            f.write(str(sleeper.pid))
+        for folder in (stale, busy):
+            os.utime(folder, (0, 0))  # made long ago
+        cgroups.remove_stale(where)
+        assert not os.path.exists(stale)
+        assert os.path.isdir(young)  # a run's group is empty only for its first milliseconds
+        assert os.path.isdir(busy)  # a group in use is never removed
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+        for folder in (stale, young, busy):
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)
 
 
 def test_killing_or_tracing_the_grader_fails(tmp_path: Path) -> None:

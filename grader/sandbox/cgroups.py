@@ -1,4 +1,5 @@
-"""A control group per run, where the grader may make one (root): a cap on its tasks.
+"""A control group per fork server or fresh run, where the grader may make one (root): a cap on
+its tasks, and a list of them to kill when the run is over.
 
 RLIMIT_NPROC does not bind a run whose uid outside its namespace is root (the kernel exempts
 the initial user), and without namespaces it would count every process of the user; ``pids.max``
@@ -9,6 +10,7 @@ is enabled at the root, else v1's pids hierarchy; none for an ordinary user (no 
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import os
 import select
@@ -20,7 +22,8 @@ _V2 = "/sys/fs/cgroup"
 _counter = itertools.count()
 
 
-def _parent() -> str | None:
+def parent() -> str | None:
+    """Where the grader makes its groups, or None where it cannot."""
     if os.geteuid() != 0:
         return None
     with contextlib.suppress(OSError), open(os.path.join(_V2, "cgroup.subtree_control")) as f:
@@ -31,13 +34,34 @@ def _parent() -> str | None:
     return None
 
 
+_STALE_S = 60.0  # an empty group this old is a killed grader's: its own fill within ms
+
+
+def remove_stale(parent: str) -> None:
+    """Remove the empty groups that graders killed before they could (SIGKILL, a lost CI job)
+    left behind; a group in use is never empty, so rmdir refuses it."""
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(parent):
+            if entry.name.startswith("grade-") and entry.is_dir(follow_symlinks=False):
+                with contextlib.suppress(OSError):
+                    if now - entry.stat().st_mtime > _STALE_S and not members(entry.path):
+                        os.rmdir(entry.path)
+
+
+@functools.cache
+def _remove_stale_once(parent: str) -> None:
+    remove_stale(parent)
+
+
 def create(tasks: int | None) -> str | None:
     """A new group allowing ``tasks`` tasks (None: any number); its folder, or None where none
     can be made."""
-    parent = _parent()
-    if parent is None:
+    where = parent()
+    if where is None:
         return None
-    folder = os.path.join(parent, f"grade-{os.getpid()}-{next(_counter)}")
+    _remove_stale_once(where)
+    folder = os.path.join(where, f"grade-{os.getpid()}-{next(_counter)}")
     try:
         os.mkdir(folder)
         with open(os.path.join(folder, "pids.max"), "w") as f:
@@ -46,19 +70,6 @@ def create(tasks: int | None) -> str | None:
         remove(folder)
         return None
     return folder
-
-
-def attach(folder: str, pid: int) -> bool:
-    """Move ``pid`` (all its threads) into the group; False if the kernel refuses.
-
-    Costly (the kernel waits for an RCU grace period, ~9 ms here, and holds up every fork
-    meanwhile): a fork server is attached once and its children are born in its group."""
-    try:
-        with open(os.path.join(folder, "cgroup.procs"), "w") as f:
-            f.write(str(pid))
-    except OSError:
-        return False
-    return True
 
 
 def limit(folder: str, tasks: int | None) -> None:
