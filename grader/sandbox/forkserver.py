@@ -74,6 +74,8 @@ class ForkServer:
                 setsigmask=(),
             )
         except OSError as exc:
+            if self.group is not None:
+                cgroups.remove(self.group)
             raise InternalError(f"cannot start the fork server with {python}: {exc}") from exc
         finally:
             theirs.close()
@@ -102,7 +104,9 @@ class ForkServer:
         if self.group is None:
             return
         if not self._in_group():
-            raise InternalError(f"the fork server could not join its control group {self.group}")
+            raise InternalError(
+                f"the fork server did not join its control group {self.group} (or did not start)"
+            )
         try:
             own = len(os.listdir(f"/proc/{self.pid}/task"))
         except OSError:
