@@ -26,6 +26,7 @@ facts = {
     "path0": sys.path[0],
     "random": random.random(),
     "stdin": sys.stdin.read(),
+    "builtins": type(__builtins__).__name__,  # the module, in __main__, as `python x.py` has it
 }
 try:
     import numpy
@@ -72,8 +73,9 @@ def test_a_script_cannot_tell_a_fork_from_a_fresh_start(
         == sorted(fresh_tail)
         == sorted(["thread ran", "unflushed tailatexit ran"])
     )
-    for key in ("name", "argv", "orig_argv", "path0", "stdin"):
+    for key in ("name", "argv", "orig_argv", "path0", "stdin", "builtins"):
         assert fork[key] == fresh[key], key
+    assert fresh["builtins"] == "module"
     assert fork["extra_modules"] == ["numpy"]  # preloaded, and nothing of the server's
     assert fresh["extra_modules"] == []
     assert fork["random"] != again["random"]  # each fork seeds its own generators
@@ -160,3 +162,14 @@ def test_grading_with_the_graders_stdin_closed(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["passed"] == 4
+
+
+def test_what_a_preloaded_module_prints_is_not_in_the_runs_output(tmp_path: Path) -> None:
+    # `this` prints the Zen of Python on import, as a module with a banner would: buffered in
+    # the server, every fork would print it again at its exit
+    box = Sandbox.create(SandboxMode.AUTO, preload=["this"])
+    script = tmp_path / "hello.py"
+    script.write_text('print("hello")\n')
+    for run in (box, box.fresh()):
+        found = run.run([sys.executable, str(script)], stdin=b"", limits=Limits())
+        assert found.stdout == b"hello\n", run.isolation

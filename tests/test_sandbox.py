@@ -266,6 +266,41 @@ def test_a_daemon_dies_with_its_case_where_no_pid_namespace_ends_it(isolation: s
             os.kill(int(pid), 9)
 
 
+@pytest.mark.parametrize("isolation", ["fork", "fresh"])
+def test_a_timed_out_run_leaves_no_zombie_where_pid_1_never_reaps(isolation: str) -> None:
+    # The grader as PID 1 of a container (`docker run img grade batch ...`) reaps nobody: a
+    # run's init orphaned by a kill would stay a zombie, counted by its group's task limit,
+    # until correct submissions failed to start.
+    if shutil.which("unshare") is None or os.geteuid() != 0:
+        pytest.skip("needs unshare(1) as root to be PID 1 of a new namespace")
+    code = (
+        "import os, sys\n"
+        "from grader.sandbox import Isolation, Limits, Sandbox\n"
+        f"s = Sandbox.create(isolation=Isolation({isolation!r}))\n"
+        "if 'namespaces' not in s.layers: print('skip'); sys.exit()\n"
+        "for _ in range(3):\n"
+        f"    r = s.run([sys.executable, {str(SCRIPTS / 'cpu_loop.py')!r}], stdin=b'',"
+        " limits=Limits(time_s=0.3))\n"
+        "    assert r.limit_hit is not None, r\n"
+        "zombies = []\n"
+        "for pid in filter(str.isdigit, os.listdir('/proc')):\n"
+        "    with open(f'/proc/{pid}/stat') as f:\n"
+        "        if f.read().rsplit(')', 1)[1].split()[0] == 'Z': zombies.append(pid)\n"
+        "print(len(zombies))\n"
+    )
+    done = subprocess.run(
+        ["unshare", "--fork", "--pid", "--mount-proc", sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    if done.stdout.strip() == "skip":
+        pytest.skip("no user namespaces here: no init of the run's own")
+    assert done.stdout.strip() == "0", "zombies left: " + done.stdout
+
+
 def test_groups_a_killed_grader_left_are_removed_and_no_other() -> None:
     where = cgroups.parent()
     if where is None:

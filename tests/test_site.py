@@ -110,6 +110,7 @@ def test_the_sites_python_judges_as_grade_does(root: Root, tmp_path: Path) -> No
     _judged_alike(root, tmp_path, "top-k", [material / "top-k" / "wrong" / "string_sort.py"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["quantize", "specdec", "top-k", "decode-speed"])
 def test_every_known_solution_is_judged_alike_in_the_browser(
     root: Root, tmp_path: Path, name: str

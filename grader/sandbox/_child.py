@@ -251,7 +251,11 @@ def _run_submission(shown: str, source: str, args: list[str]) -> None:
     sys.path.insert(0, os.path.dirname(shown))
     main = types.ModuleType("__main__")
     main.__file__ = shown
-    main.__dict__["__builtins__"] = __builtins__
+    import builtins
+
+    # the module, as `python shown` gives __main__ (this file's own may be a dict: the fork
+    # server executes it in a namespace of its own)
+    main.__dict__["__builtins__"] = builtins
     sys.modules["__main__"] = main
     with open(source, "rb") as f:
         text = f.read()

@@ -24,6 +24,7 @@ import types
 CONTROL_FD = 3
 _SIGKILL = 9
 _PR_SET_DUMPABLE = 4
+_PR_SET_CHILD_SUBREAPER = 36
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -100,6 +101,21 @@ def serve(control: socket.socket) -> tuple[dict[str, str], list[int]]:
                     reply.send(marshal.dumps((status, usage.ru_utime + usage.ru_stime)))
                 reply.close()
                 os.close(pidfd)
+                _reap_adopted({p for p, _fd, _reply in runs.values()})
+
+
+def _reap_adopted(running: set[int]) -> None:
+    """Reap the children that are not runs: processes a run left, adopted by this server (its
+    subreaper), once they have been killed. A zombie would count against the group's limit."""
+    try:
+        with open(f"/proc/self/task/{os.getpid()}/children") as f:
+            children = [int(word) for word in f.read().split()]
+    except (OSError, ValueError):
+        return
+    for child in children:
+        if child not in running:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(child, os.WNOHANG)
 
 
 def _data_bytes() -> int:
@@ -169,6 +185,9 @@ def main() -> None:
     import ctypes
 
     ctypes.CDLL(None).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+    # What a run leaves behind (an init its P did not reap) is adopted here, not by PID 1,
+    # which in a container may never reap: this server reaps it (_reap_adopted)
+    ctypes.CDLL(None).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     control = socket.socket(fileno=CONTROL_FD)
     group = _option("--cgroup=")
     if group:  # first, before any thread starts: every task of every run is born in it
@@ -189,6 +208,9 @@ def main() -> None:
             continue
         with contextlib.suppress(Exception):  # not installed: the student's import will say so
             __import__(name)
+    for stream in (sys.stdout, sys.stderr):  # what a preload printed (a banner) is not a run's
+        with contextlib.suppress(Exception):
+            stream.flush()
     child = _load_child()
     child.preload_layers()
     # what the server holds beyond a started interpreter (numpy: ~45 MB) is not the run's:
@@ -198,7 +220,8 @@ def main() -> None:
 
     env, fds = serve(control)
     _become_the_run(env, fds)
-    del env, fds
+    # the run can walk up to this frame: leave nothing of the server here
+    del env, fds, control, group, user_site, before
     child.run_and_exit()
 
 

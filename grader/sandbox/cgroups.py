@@ -61,9 +61,14 @@ def create(tasks: int | None) -> str | None:
     if where is None:
         return None
     _remove_stale_once(where)
-    folder = os.path.join(where, f"grade-{os.getpid()}-{next(_counter)}")
+    # unique, not just this process's: a grader of the same pid in another container may
+    # share the hierarchy, and a group this grader did not make is never touched
+    folder = os.path.join(where, f"grade-{os.getpid()}-{next(_counter)}-{os.urandom(4).hex()}")
     try:
         os.mkdir(folder)
+    except OSError:
+        return None
+    try:
         with open(os.path.join(folder, "pids.max"), "w") as f:
             f.write("max" if tasks is None else str(tasks))
     except OSError:
@@ -76,6 +81,15 @@ def limit(folder: str, tasks: int | None) -> None:
     """Allow the group ``tasks`` tasks (threads included), or any number for None."""
     with contextlib.suppress(OSError), open(os.path.join(folder, "pids.max"), "w") as f:
         f.write("max" if tasks is None else str(tasks))
+
+
+def current(folder: str) -> int | None:
+    """How many tasks the group counts now (exited ones not yet reaped included)."""
+    try:
+        with open(os.path.join(folder, "pids.current")) as f:
+            return int(f.read())
+    except (OSError, ValueError):
+        return None
 
 
 def members(folder: str) -> list[int]:

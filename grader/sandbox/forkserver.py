@@ -111,7 +111,10 @@ class ForkServer:
             own = len(os.listdir(f"/proc/{self.pid}/task"))
         except OSError:
             own = 1
-        cgroups.limit(self.group, None if tasks is None else own + tasks)
+        # and what is still counted of earlier runs (a killed process not yet reaped): the
+        # run gets its own tasks whatever its predecessors left
+        counted = max(own, cgroups.current(self.group) or 0)
+        cgroups.limit(self.group, None if tasks is None else counted + tasks)
 
     def sweep(self) -> None:
         """Kill whatever a run left in the server's group (where no PID namespace ended it)."""

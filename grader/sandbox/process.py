@@ -90,10 +90,13 @@ def spawn_and_wait(
             os.close(ready_w)
         if running is not None:
             running.add(pid)
+        timed_out = True
         try:
             timed_out = not _wait_for_exit(pid, timeout_s, pidfd)
             wall = time.monotonic() - start
         finally:
+            if timed_out:
+                _end_children_first(pid, pidfd)
             # The child is a zombie or still running, so its pid (= its group id) cannot be reused
             # yet: killing the group also ends whatever it left behind.
             _kill_group(pid)
@@ -200,6 +203,26 @@ def _poll_for_exit(pid: int, timeout_s: float) -> bool:
             return True
         time.sleep(0.002)
     return False
+
+
+_REAPED_S = 1.0  # for the child to reap its own, once they are killed
+
+
+def _end_children_first(pid: int, pidfd: int | None) -> None:
+    """Kill the still-running child's own children (the run's init, with namespaces), and give
+    it a moment to reap them: killed at once with them, it could die first and leave them
+    zombies for whoever adopts them, which PID 1 of a container may never reap, and which
+    count against a group's task limit meanwhile."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            children = [int(word) for word in f.read().split()]
+    except (OSError, ValueError):
+        return
+    for child in children:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(child, signal.SIGKILL)
+    if children and pidfd is not None:  # it ends once it has reaped them (_child._relay)
+        _wait_for_exit(pid, _REAPED_S, pidfd)
 
 
 def _kill_group(pid: int) -> None:
