@@ -81,6 +81,23 @@ def test_cpu_loop_times_out(sample: Plan) -> None:
     assert verdict is Verdict.TIMEOUT
 
 
+@pytest.mark.parametrize(
+    ("script", "remark"),
+    [
+        ("cpu_loop.py", "(computing all along: an endless loop, or too slow an approach)"),
+        ("sleep_ignoring_sigterm.py", "(it was waiting, not computing: 0.0"),
+    ],
+)
+def test_a_time_out_says_whether_it_waited_or_computed(
+    sample: Plan, script: str, remark: str
+) -> None:
+    # the run's processes are killed unreaped: its CPU time is read before (cgroup v1 keeps
+    # none, and an ordinary user has no cgroup at all)
+    verdict, message = verdict_of(replace(sample, limits=Limits(time_s=0.8)), script)
+    assert verdict is Verdict.TIMEOUT
+    assert remark in message, message
+
+
 def test_cpu_time_limit_is_its_own_verdict(sample: Plan) -> None:
     """SIGXCPU (the CPU-time rlimit) is told apart from the wall clock and from a crash."""
     verdict, message = verdict_of(replace(sample, limits=Limits(time_s=20)), "cpu_time_limit.py")

@@ -95,7 +95,9 @@ def spawn_and_wait(
             timed_out = not _wait_for_exit(pid, timeout_s, pidfd)
             wall = time.monotonic() - start
         finally:
+            spent = 0.0
             if timed_out:
+                spent = tree_cpu_s(pid)  # the killed cannot say it once they are gone
                 _end_children_first(pid, pidfd)
             # The child is a zombie or still running, so its pid (= its group id) cannot be reused
             # yet: killing the group also ends whatever it left behind.
@@ -111,6 +113,7 @@ def spawn_and_wait(
                     os.close(pidfd)
                 _, status, usage = os.wait4(pid, 0)
                 cpu = usage.ru_utime + usage.ru_stime
+            cpu = max(cpu, spent)
             if running is not None:
                 running.remove(pid)
         ready = os.read(ready_r, 1) == b"1"
@@ -203,6 +206,30 @@ def _poll_for_exit(pid: int, timeout_s: float) -> bool:
             return True
         time.sleep(0.002)
     return False
+
+
+def tree_cpu_s(pid: int) -> float:
+    """CPU seconds of ``pid`` and every process below it, as /proc says now: of a run about to
+    be killed at its time limit, whose processes die unreaped by one another (so that no
+    rusage would count them)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total, todo, seen = 0.0, [pid], set()
+    while todo:
+        found = todo.pop()
+        if found in seen:
+            continue
+        seen.add(found)
+        try:
+            with open(f"/proc/{found}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            # utime, stime, cutime, cstime: fields 14 to 17 of proc(5), after the name
+            total += sum(int(x) for x in fields[11:15]) / tick
+            for task in os.listdir(f"/proc/{found}/task"):
+                with open(f"/proc/{found}/task/{task}/children") as f:
+                    todo.extend(int(word) for word in f.read().split())
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
 
 
 _REAPED_S = 1.0  # for the child to reap its own, once they are killed

@@ -467,12 +467,13 @@ class Sandbox:
             )
             stdout, out_over = read_capped(base / "stdout", cap)
             stderr, err_over = read_capped(base / "stderr", cap)
-            # A run killed at its limit left its CPU time with the processes killed before
-            # they were waited for: only its cgroup still counts it
+            # A run killed at its limit: its cgroup counts all it used, where the kernel keeps
+            # that (v2); else what /proc said of its processes just before (spawn_and_wait)
             cpu: float | None = done.cpu_s
             if done.timed_out:
                 total = cgroups.cpu_seconds(group) if group is not None else None
-                cpu = None if total is None else total - (cpu_before or 0.0)
+                if total is not None:
+                    cpu = total - (cpu_before or 0.0)
         finally:
             remove_tree(base)
             if server is not None:
