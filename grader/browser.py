@@ -92,6 +92,7 @@ def execute(source: str, shown: str, stdin: bytes, cap: int, argv: list[str]) ->
             with contextlib.suppress(ValueError):  # closed by the program: flushed then
                 stream.flush()
         sys.stdin, sys.stdout, sys.stderr, sys.argv = saved
+        _reopen_stdin()
     return RunResult(
         exit_code=status,
         signal=None,
@@ -101,6 +102,16 @@ def execute(source: str, shown: str, stdin: bytes, cap: int, argv: list[str]) ->
         limit_hit=LimitHit.OUTPUT if out.over or err.over else None,
         over="stdout" if out.over else "stderr" if err.over else None,
     )
+
+
+def _reopen_stdin() -> None:
+    """Descriptor 0 again, for the next case, if the program closed it (``open(0).read()``
+    does, as its file is collected): in Pyodide it is the worker's, fed each case's input."""
+    try:
+        os.fstat(0)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.open("/dev/stdin", os.O_RDONLY)  # the lowest free descriptor: 0
 
 
 @dataclass(frozen=True)

@@ -66,6 +66,7 @@ def _page(title: str, body: str, exercise: str = "") -> str:
 def build(
     root: Root, out: Path, chosen: tuple[str, ...] = (), *, pyodide_url: str = PYODIDE_URL
 ) -> Site:
+    pyodide_url = pyodide_url if pyodide_url.endswith("/") else pyodide_url + "/"
     names = chosen or exercise_names(root)
     out.mkdir(parents=True, exist_ok=True)
     (out / "py" / "grader").mkdir(parents=True, exist_ok=True)

@@ -171,6 +171,10 @@ def served(root: Root, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str
         url + "pyodide/",
     ]
     assert CliRunner().invoke(cli, args).exit_code == 0
+    # the same site where Pyodide cannot be had (offline, a wrong --pyodide-url)
+    offline = ["site", str(folder / "offline"), "quantize", "--root", str(root.path)]
+    broken = [*offline, "--pyodide-url", url + "nowhere"]  # no final slash: added
+    assert CliRunner().invoke(cli, broken).exit_code == 0
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield url + "site/"
@@ -185,6 +189,7 @@ def _grade_in_browser(
     name: str,
     button: str = "#grade",
     exercise: str = "quantize",
+    busy: bool = True,  # the grading takes long enough to see the buttons disabled
 ) -> str:
     from playwright.sync_api import FloatRect, sync_playwright
 
@@ -195,10 +200,11 @@ def _grade_in_browser(
         page.goto(url + f"{exercise}.html")
         page.fill("#code", source)
         page.click(button)
+        # one grading at a time: a second click would mix two sources' verdicts
+        assert not busy or (page.is_disabled("#grade") and page.is_disabled("#samples"))
         page.wait_for_function(
             "document.getElementById('summary').textContent.includes('passed')"
-            " || document.getElementById('summary').textContent.includes('load')"
-            " && !document.getElementById('summary').textContent.includes('loading')",
+            " || document.getElementById('summary').textContent.includes('graded')",
             timeout=180_000,
         )
         page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
@@ -272,6 +278,22 @@ def test_the_browser_names_a_known_mistake_and_runs_a_checker(
     )
     first = next(c for c in json.loads(report.stdout)["cases"] if c["status"] != "passed")
     assert first["message"] in text, (first, text[-2000:])  # the checker's own reason
+
+
+@pytest.mark.slow
+def test_input_read_from_descriptor_0_and_no_python_at_all(
+    served: str, root: Root, tmp_path: Path
+) -> None:
+    right = (root.material / "quantize" / "accepted" / "exact_integers.py").read_text()
+    from_fd = right.replace("sys.stdin.read()", "open(0).read()")
+    assert from_fd != right
+    text = _grade_in_browser(served, from_fd, tmp_path, "open0")
+    assert "all public cases passed" in text, text[-2000:]
+    # Pyodide not to be had: said, and no case is charged to the student
+    offline = served.replace("/site/", "/offline/")
+    text = _grade_in_browser(offline, right, tmp_path, "offline", busy=False)
+    assert "Python did not load" in text and "nothing was graded" in text, text[-1000:]
+    assert "timeout" not in text
 
 
 @pytest.mark.slow

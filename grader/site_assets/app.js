@@ -18,7 +18,17 @@ editor.addEventListener("keydown", (event) => {
 
 // Python loads in a worker as soon as the page opens, while the student reads and types; a
 // worker that finished its cases is kept for the next Grade, one ended at a time limit is not.
-let spare = new Worker("worker.js");
+function newWorker() {
+  const worker = new Worker("worker.js");
+  worker.failed = null;  // an error before anyone listens (Pyodide not found) is kept here
+  worker.addEventListener("error", (event) => {
+    event.preventDefault();
+    worker.failed = event.message || "the worker failed";
+    if (worker.onfailed) worker.onfailed(worker.failed);
+  });
+  return worker;
+}
+let spare = newWorker();
 
 function row(parent, label, text, kind) {
   const line = document.createElement("div");
@@ -38,7 +48,7 @@ function caret(line, token) {
   return found ? " ".repeat(found.index) + "^".repeat(found[0].length) : "";
 }
 
-function show(box, testcase, result) {
+function show(box, testcase, result, checked) {
   box.className = "case " + (result.status === "passed" ? "passed" : "failed");
   box.querySelector(".status").textContent = result.status;
   box.querySelector(".time").textContent =
@@ -47,10 +57,12 @@ function show(box, testcase, result) {
   const details = box.querySelector(".details");
   row(details, "problem", result.message);
   row(details, "input", testcase.input);
-  if (result.status === "wrong_answer" && result.got_line !== null) {
-    // a checker's mismatch has no expected line: several answers are right
-    if (result.expected_line !== null) row(details, "expected", result.expected_line);
-    row(details, "got", result.got_line || "");
+  // (Python's None arrives as undefined: "!= null" covers both)
+  if (result.status === "wrong_answer" && checked) {  // several answers are right: no line
+    row(details, "output", (result.stdout || "").split("\n").slice(0, 20).join("\n"));
+  } else if (result.status === "wrong_answer" && result.got_line != null) {
+    row(details, "expected", result.expected_line != null ? result.expected_line : "");
+    row(details, "got", result.got_line);
     if (result.token) row(details, "", caret(result.got_line, result.token), "caret");
   }
   if (result.diagnosis) row(details, "mistake", result.diagnosis, "mistake");
@@ -61,8 +73,13 @@ function show(box, testcase, result) {
   }
 }
 
+const buttons = [...document.querySelectorAll("button")];
+
 async function grade(exercise, cases) {
+  const source = editor.value;  // what was there at the click: edits meanwhile are the next's
+  for (const button of buttons) button.disabled = true;
   results.textContent = "";
+  summary.className = "";
   summary.textContent = "loading Python…";
   const boxes = cases.map((testcase) => {
     const box = document.createElement("div");
@@ -82,23 +99,32 @@ async function grade(exercise, cases) {
     return box;
   });
   const limit = Math.min(exercise.time_s, 60) * 1000;
+  const checked = exercise.method === "checker";
   let passed = 0;
   let next = 0;
+  let broken = null;  // why Python could not run here: nothing is the student's then
   await new Promise((finish) => {
     function start() {
       const offset = next;
-      const worker = spare || new Worker("worker.js");
+      const worker = spare || newWorker();
       spare = null;
-      let timer = setTimeout(() => stop("Python did not load in time"), BOOT_MS);
+      let timer = setTimeout(() => unavailable("Python did not load in time"), BOOT_MS);
+      function unavailable(why) {
+        clearTimeout(timer);
+        worker.terminate();
+        broken = why;
+        finish();
+      }
       function stop(why, status) {
         worker.terminate();
         clearTimeout(timer);
         if (next < cases.length) {
-          show(boxes[next], cases[next], { status: status || "timeout", message: why });
+          show(boxes[next], cases[next], { status: status || "timeout", message: why }, checked);
           next += 1;
         }
         if (next < cases.length) start(); else finish();
       }
+      worker.onfailed = (why) => unavailable("Python did not load: " + why);
       worker.onmessage = (event) => {
         const message = event.data;
         if (message.kind === "start") {
@@ -113,25 +139,36 @@ async function grade(exercise, cases) {
         } else if (message.kind === "done") {
           clearTimeout(timer);
           if (message.result.status === "passed") passed += 1;
-          show(boxes[offset + message.index], cases[offset + message.index], message.result);
-          next = offset + message.index + 1;
+          const at = offset + message.index;
+          show(boxes[at], cases[at], message.result, checked);
+          next = at + 1;
         } else if (message.kind === "finished") {
           clearTimeout(timer);
           if (spare === null) spare = worker; else worker.terminate();
           finish();
         } else if (message.kind === "error") {
-          clearTimeout(timer);
-          worker.terminate();
-          summary.textContent = message.message;
-          finish();
+          unavailable(message.message);
         }
       };
-      worker.postMessage({ source: editor.value, cases: cases.slice(offset), exercise: {
+      if (worker.failed !== null) {
+        worker.onfailed(worker.failed);
+        return;
+      }
+      worker.postMessage({ source, cases: cases.slice(offset), exercise: {
         method: exercise.method, options: exercise.options, checker: exercise.checker,
         time_s: exercise.time_s, output_kb: exercise.output_kb } });
     }
     start();
   });
+  for (const button of buttons) button.disabled = false;
+  if (broken !== null) {
+    for (let i = next; i < cases.length; i++) {
+      boxes[i].querySelector(".status").textContent = "not run";
+    }
+    summary.textContent = broken + " (is this page offline?): nothing was graded";
+    summary.className = "bad";
+    return;
+  }
   summary.textContent = passed === cases.length
     ? `all ${cases === exercise.cases ? "public " : "sample "}cases passed (${passed}/${cases.length})`
     : `${passed}/${cases.length} cases passed`;

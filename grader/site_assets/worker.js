@@ -28,6 +28,9 @@ onmessage = async (event) => {
   const run = py.globals.get("run_case");
   const about = py.toPy(exercise);
   for (let i = 0; i < cases.length; i++) {
+    // file descriptor 0 too (open(0).read()), not only sys.stdin: the case's input, then EOF
+    let given = cases[i].input === "";
+    py.setStdin({ stdin: () => { if (given) return null; given = true; return cases[i].input; } });
     postMessage({ kind: "start", index: i });
     const found = run(source, py.toPy(cases[i]), about,
                       () => postMessage({ kind: "checking", index: i }));
