@@ -9,10 +9,13 @@ import http.server
 import json
 import os
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import tarfile
 import threading
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -303,3 +306,32 @@ def test_an_endless_loop_times_out_and_the_page_still_grades(
     text = _grade_in_browser(served, "while True:\n    pass\n", tmp_path, "loop", "#samples")
     assert text.count("timeout") == 2, text[-1500:]  # both samples, each at its limit
     assert "no answer within 5 s; stopped" in text
+
+
+def test_the_preview_serves_until_ctrl_c_and_says_when_its_port_is_taken(
+    root: Root, tmp_path: Path
+) -> None:
+    grade = [sys.executable, "-m", "grader", "site", str(tmp_path / "s"), "quantize"]
+    grade += ["--root", str(root.path), "--serve"]
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        busy = subprocess.run([*grade, "--port", str(port)], capture_output=True, text=True)
+    assert busy.returncode == 2, busy.stderr
+    assert busy.stderr.splitlines()[-1] == (
+        f"grade: error: cannot serve on 127.0.0.1:{port}: Address already in use "
+        "(choose another with --port)"
+    )
+    with subprocess.Popen([*grade, "--port", "0"], stderr=subprocess.PIPE, text=True) as preview:
+        assert preview.stderr is not None
+        try:
+            line = preview.stderr.readline()  # waits for the server to be up
+            url = line.split()[2]
+            with urllib.request.urlopen(url + "quantize.html") as page:
+                assert b"<textarea" in page.read()
+            preview.send_signal(signal.SIGINT)
+            assert preview.wait(timeout=30) == 0  # stopped as asked: not a failure
+            assert "stopped" in preview.stderr.read()
+        finally:
+            preview.kill()

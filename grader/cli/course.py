@@ -82,10 +82,22 @@ def package_gradescope_command(out: Path, exercise: str | None, root: Path | Non
     show_default=True,
     help="Where the browser loads Pyodide from (a self-hosted copy: the npm package 'pyodide').",
 )
-@click.option("--serve", is_flag=True, help="Then preview it on http://127.0.0.1:8000/.")
+@click.option("--serve", is_flag=True, help="Then preview it on http://127.0.0.1:PORT/.")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="The preview's port (0: any free one).",
+)
 @root_option
 def site_command(
-    out: Path, exercises: tuple[str, ...], pyodide_url: str, serve: bool, root: Path | None
+    out: Path,
+    exercises: tuple[str, ...],
+    pyodide_url: str,
+    serve: bool,
+    port: int,
+    root: Path | None,
 ) -> None:
     """A static practice site in OUT: per exercise the statement, an editor, and Run/Grade on
     the public cases, graded in the browser by this grader's own comparator."""
@@ -94,10 +106,27 @@ def site_command(
     site = build(resolve_root(root), out, exercises, pyodide_url=pyodide_url)
     click.echo(f"{site.folder}/index.html ({len(site.exercises)} exercise(s))")
     if serve:
-        import functools
-        import http.server
+        _preview(out, port)
 
-        handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(out))
-        with http.server.ThreadingHTTPServer(("127.0.0.1", 8000), handler) as server:
-            click.echo("serving on http://127.0.0.1:8000/ (Ctrl-C to stop)", err=True)
+
+def _preview(folder: Path, port: int) -> None:
+    """Serve ``folder`` on 127.0.0.1 until Ctrl-C, which ends it as asked (exit 0)."""
+    import functools
+    import http.server
+
+    from ..errors import UsageError
+
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    try:
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    except OSError as exc:
+        raise UsageError(
+            f"cannot serve on 127.0.0.1:{port}: {exc.strerror} (choose another with --port)"
+        ) from None
+    with server:
+        where = f"http://127.0.0.1:{server.server_address[1]}/"
+        click.echo(f"serving on {where} (Ctrl-C to stop)", err=True)
+        try:
             server.serve_forever()
+        except KeyboardInterrupt:
+            click.echo("stopped", err=True)
