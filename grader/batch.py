@@ -50,7 +50,8 @@ def _from_folder(folder: Path, name: str, limit: int, expected: str | None) -> S
     scripts = [p for p in _visible(folder) if p.suffix == ".py" and p.is_file()]
     if len(scripts) != 1:
         found = ", ".join(p.name for p in scripts) or "none"
-        return Submission(name, folder, f"expected one .py file in the folder, found {found}")
+        wanted = f"{expected}, or one .py file," if expected is not None else "one .py file"
+        return Submission(name, folder, f"expected {wanted} in the folder, found {found}")
     return Submission(name, scripts[0], submission_problem(scripts[0], limit))
 
 

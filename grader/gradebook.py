@@ -109,6 +109,8 @@ class Gradebook:
         writer = csv.writer(out, lineterminator="\n")
         header = ["submission", "score", "points", "max_points", "passed", "total", "error"]
         writer.writerow([*header, *(_cell(n) for n in self.case_names)])
+        # what an ungraded submission could have scored: the same as every graded one
+        most = next((f"{e.feedback.max_points:g}" for e in self.entries if e.feedback), "")
         for e in self.entries:
             f = e.feedback
             verdicts = {c.name: c.verdict.value for c in f.cases} if f is not None else {}
@@ -117,7 +119,7 @@ class Gradebook:
                     _cell(e.submission),
                     f"{f.score:.4f}" if f is not None else "0.0000",
                     f"{f.points:g}" if f is not None else "0",
-                    f"{f.max_points:g}" if f is not None else "",
+                    f"{f.max_points:g}" if f is not None else most,
                     f.passed if f is not None else 0,
                     f.total if f is not None else len(self.case_names),
                     _cell(e.error or ""),

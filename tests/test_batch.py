@@ -53,6 +53,10 @@ def test_discovery_rules(klass: Path) -> None:
     assert found["alice"].path == klass / "alice" / "solution.py" and found["alice"].problem is None
     assert found["dave"].problem == "is a binary file, not a Python script"
     assert found["erin"].problem == "expected one .py file in the folder, found none"
+    named = {s.name: s for s in discover([str(klass)], expected="quantize.py")}
+    assert named["erin"].problem == (
+        "expected quantize.py, or one .py file, in the folder, found none"
+    )
     assert found["report.pdf"].problem == "is not a Python script (.py)"
     # a folder holding one script is one submission named after the folder
     assert [s.name for s in discover([str(klass / "alice")])] == ["alice"]
