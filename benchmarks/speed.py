@@ -3,8 +3,8 @@
 
     python benchmarks/speed.py [--rounds 5] [--class-size 50]
 
-On the same 20 quantize cases (the shipped ten and ten generated ones, small to 100k weights)
-with a numpy solution:
+On the same 21 quantize cases (the shipped ones, public and secret, and ten generated ones,
+small to 100k weights) with a numpy solution:
   bare    a sequential shell loop: python sol.py < x.in > out; cmp out x.out
   xargs   the same, two at a time (xargs -P2)
   fresh   grade quantize sol.py --isolation fresh (a new interpreter per case)
@@ -36,7 +36,7 @@ def _timed(action: Callable[[], object]) -> float:
 
 
 def _cases(folder: Path) -> Path:
-    """20 cases: the shipped ones (public and secret) and ten from the generator."""
+    """The shipped cases (public and secret) and ten from the generator."""
     cases = folder / "cases"
     cases.mkdir()
     for source in sorted((PROJECT / "cases" / "quantize").glob("*/*.in")):
