@@ -1,9 +1,10 @@
 """Time from "Grade" to the verdict on the practice site, in headless Chromium.
 
-    python benchmarks/site.py [--rounds 3] [--pyodide DIR]
+    python benchmarks/site.py [--rounds 3] [--pyodide DIR] [--public]
 
 Builds the site for quantize with every one of its cases (the secret ones added to the page's
-case list, as if all were public: the figure is for the whole set), serves it on 127.0.0.1 with
+case list, as if all were public: the figure is for the whole set; --public: the page as
+students have it, public cases only), serves it on 127.0.0.1 with
 a Pyodide core (default: the copy tests/test_site.py caches from the npm registry), types the
 pure-Python accepted solution into the editor and clicks Grade, ROUNDS times in one page. The
 first Grade, clicked as soon as the page has opened, waits for Python to finish loading (the
@@ -42,6 +43,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--pyodide", type=Path, default=CACHE / "pyodide-0.27.2")
+    parser.add_argument("--public", action="store_true", help="the public cases only")
     args = parser.parse_args()
     if not (args.pyodide / "pyodide.js").is_file():
         sys.exit(f"no Pyodide core in {args.pyodide}: run tests/test_site.py -m slow once")
@@ -62,7 +64,7 @@ def main() -> None:
         page_data = folder / "site" / "quantize.json"
         data = json.loads(page_data.read_text())
         shown = {c["name"] for c in data["cases"]}
-        for case in own_cases(exercise):
+        for case in () if args.public else own_cases(exercise):
             if case.name not in shown:
                 data["cases"].append(
                     {
