@@ -77,6 +77,17 @@ def create(tasks: int | None) -> str | None:
     return folder
 
 
+def attach(folder: str, pid: int) -> bool:
+    """Move ``pid`` into the group; False if the kernel refuses. Costly: the kernel waits for an
+    RCU grace period (~9 ms here) and holds up every fork meanwhile."""
+    try:
+        with open(os.path.join(folder, "cgroup.procs"), "w") as f:
+            f.write(str(pid))
+    except OSError:
+        return False
+    return True
+
+
 def limit(folder: str, tasks: int | None) -> None:
     """Allow the group ``tasks`` tasks (threads included), or any number for None."""
     with contextlib.suppress(OSError), open(os.path.join(folder, "pids.max"), "w") as f:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import InternalError
+from . import cgroups
 
 if TYPE_CHECKING:
     from .forkserver import Child, ForkServer
@@ -73,9 +74,12 @@ def spawn_and_wait(
     also_kill_uid: int | None = None,
     running: Running | None = None,
     server: ForkServer | None = None,
+    group: str | None = None,
 ) -> Exit:
     """Start the child (``argv`` with posix_spawn, or a fork from ``server``), wait for it at
-    most ``timeout_s``, kill its group and whatever else it left, and reap it."""
+    most ``timeout_s``, kill its group and whatever else it left, and reap it. A spawned child
+    is put in the control group ``group`` before it gets its config (so before it can start
+    anything)."""
     ready_r, ready_w = os.pipe()
     start = time.monotonic()
     pidfd: int | None
@@ -84,8 +88,12 @@ def spawn_and_wait(
         try:
             if server is not None:
                 pid, pidfd, child = _fork(server, env, stdin, stdout, stderr, ready_w, config)
-            else:
+            elif group is None:
                 pid, pidfd, child = _spawn(argv, env, stdin, stdout, stderr, ready_w, config)
+            else:
+                pid, pidfd, child = _spawn_into(
+                    group, argv, env, stdin, stdout, stderr, ready_w, config, start + timeout_s
+                )
         finally:
             os.close(ready_w)
         if running is not None:
@@ -128,7 +136,8 @@ def spawn_and_wait(
     )
 
 
-def _spawn(
+def _spawn_into(
+    group: str,
     argv: Sequence[str],
     env: Mapping[str, str],
     stdin: Path,
@@ -136,14 +145,64 @@ def _spawn(
     stderr: Path,
     ready_w: int,
     config: Path,
+    deadline: float,
 ) -> tuple[int, int | None, None]:
+    """``_spawn`` with the config on a pipe, written once the child is in ``group``: joining
+    a group waits ~9 ms for the kernel, which the child's interpreter start-up hides. A child
+    not in its group gets no config, and fails before its sandbox is up (the grader's error)."""
+    config_r, config_w = os.pipe()
+    try:
+        found = _spawn(argv, env, stdin, stdout, stderr, ready_w, config_r)
+    finally:
+        os.close(config_r)
+    try:
+        if cgroups.attach(group, found[0]):
+            _write_all(config_w, config.read_bytes(), deadline)
+    finally:
+        os.close(config_w)
+    return found
+
+
+def _write_all(fd: int, data: bytes, deadline: float) -> None:
+    """Write ``data`` to the pipe ``fd`` until done, the reader gone, or ``deadline``."""
+    os.set_blocking(fd, False)
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    view = memoryview(data)
+    while view:
+        left = deadline - time.monotonic()
+        if left <= 0 or not poller.poll(max(1, int(left * 1000))):
+            return
+        try:
+            view = view[os.write(fd, view) :]
+        except BlockingIOError:
+            continue
+        except OSError:  # the child is gone: its run says so
+            return
+
+
+def _spawn(
+    argv: Sequence[str],
+    env: Mapping[str, str],
+    stdin: Path,
+    stdout: Path,
+    stderr: Path,
+    ready_w: int,
+    config: Path | int,
+) -> tuple[int, int | None, None]:
+    """``config`` is the config's file, or a descriptor to read it from."""
     out_flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    given = (
+        (os.POSIX_SPAWN_DUP2, config, CONFIG_FD)
+        if isinstance(config, int)
+        else (os.POSIX_SPAWN_OPEN, CONFIG_FD, str(config), os.O_RDONLY, 0)
+    )
     actions = [
         (os.POSIX_SPAWN_OPEN, 0, str(stdin), os.O_RDONLY, 0),
         (os.POSIX_SPAWN_OPEN, 1, str(stdout), out_flags, 0o600),
         (os.POSIX_SPAWN_OPEN, 2, str(stderr), out_flags, 0o600),
         (os.POSIX_SPAWN_DUP2, ready_w, STATUS_FD),
-        (os.POSIX_SPAWN_OPEN, CONFIG_FD, str(config), os.O_RDONLY, 0),
+        given,
     ]
     try:
         pid = os.posix_spawn(

@@ -441,7 +441,6 @@ class Sandbox:
                 "fsize_bytes": cap + 1,
                 "nofile": _NOFILE,
                 "nproc": _NPROC,
-                "cgroup": group,
                 # code objects are marshalled for this interpreter's version only
                 "compiled": _compiled() if layers and python == sys.executable else {},
                 "landlock_abi_max": _landlock_abi_max(),
@@ -449,8 +448,7 @@ class Sandbox:
             if server is not None:
                 config["parent"] = server.pid  # the child's parent, which it dies with
                 config["compiled"] = {}  # the server has the layers loaded already
-                config["cgroup"] = None  # in it already
-                server.cap(tasks)
+                server.cap(tasks)  # its group holds the child from birth
             # 0600 and the grader's: the child gets it already open, as fd 4
             (base / "config").write_bytes(marshal.dumps(config))
             done = spawn_and_wait(
@@ -464,6 +462,7 @@ class Sandbox:
                 also_kill_uid=uid,
                 running=self._running,
                 server=server,
+                group=group if server is None else None,
             )
             stdout, out_over = read_capped(base / "stdout", cap)
             stderr, err_over = read_capped(base / "stderr", cap)
