@@ -74,6 +74,7 @@ class ForkServer:
                 setsigmask=(),
             )
         except OSError as exc:
+            ours.close()
             if self.group is not None:
                 cgroups.remove(self.group)
             raise InternalError(f"cannot start the fork server with {python}: {exc}") from exc

@@ -91,9 +91,12 @@ def spawn_and_wait(
             elif group is None:
                 pid, pidfd, child = _spawn(argv, env, stdin, stdout, stderr, ready_w, config)
             else:
-                pid, pidfd, child = _spawn_into(
-                    group, argv, env, stdin, stdout, stderr, ready_w, config, start + timeout_s
-                )
+                config_r, config_w = os.pipe()
+                try:
+                    pid, pidfd, child = _spawn(argv, env, stdin, stdout, stderr, ready_w, config_r)
+                finally:
+                    os.close(config_r)
+                _hand_config(pid, group, config, config_w, start + timeout_s)
         finally:
             os.close(ready_w)
         if running is not None:
@@ -136,31 +139,16 @@ def spawn_and_wait(
     )
 
 
-def _spawn_into(
-    group: str,
-    argv: Sequence[str],
-    env: Mapping[str, str],
-    stdin: Path,
-    stdout: Path,
-    stderr: Path,
-    ready_w: int,
-    config: Path,
-    deadline: float,
-) -> tuple[int, int | None, None]:
-    """``_spawn`` with the config on a pipe, written once the child is in ``group``: joining
-    a group waits ~9 ms for the kernel, which the child's interpreter start-up hides. A child
-    not in its group gets no config, and fails before its sandbox is up (the grader's error)."""
-    config_r, config_w = os.pipe()
+def _hand_config(pid: int, group: str, config: Path, pipe: int, deadline: float) -> None:
+    """Put the spawned child in ``group``, then write it its config on ``pipe`` (and close it):
+    joining a group waits ~9 ms for the kernel, which the child's interpreter start-up hides.
+    A child not in its group gets no config, and fails before its sandbox is up (the grader's
+    error)."""
     try:
-        found = _spawn(argv, env, stdin, stdout, stderr, ready_w, config_r)
+        if cgroups.attach(group, pid):
+            _write_all(pipe, config.read_bytes(), deadline)
     finally:
-        os.close(config_r)
-    try:
-        if cgroups.attach(group, found[0]):
-            _write_all(config_w, config.read_bytes(), deadline)
-    finally:
-        os.close(config_w)
-    return found
+        os.close(pipe)
 
 
 def _write_all(fd: int, data: bytes, deadline: float) -> None:

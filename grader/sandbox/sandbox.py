@@ -327,11 +327,24 @@ class Sandbox:
         python, script, *args = argv
         if self._running.cancelled:
             raise InternalError("cancelled")
+        if not os.access(python, os.X_OK):
+            # Caught here because after exec the child's failure would look like the student's.
+            raise InternalError(f"cannot run {python}: not an executable file")
         uid = self._uids.take() if Layer.UID in self.layers else None
+        forked = self.isolation is Isolation.FORK
         try:
-            result, failure = self._run(
-                python, script, stdin, limits, probe=False, uid=uid, args=args, files=files or {}
-            )
+            with self._lease(python) if forked else contextlib.nullcontext() as server:
+                result, failure = self._run(
+                    python,
+                    script,
+                    stdin,
+                    limits,
+                    probe=False,
+                    uid=uid,
+                    args=args,
+                    files=files or {},
+                    server=server,
+                )
         finally:
             if uid is not None:
                 self._uids.give(uid)
@@ -350,49 +363,9 @@ class Sandbox:
         uid: int | None,
         args: Sequence[str] = (),
         files: Mapping[str, bytes] | None = None,
+        server: ForkServer | None = None,
     ) -> tuple[RunResult, str]:
-        if not os.access(python, os.X_OK):
-            # Caught here because after exec the child's failure would look like the student's.
-            raise InternalError(f"cannot run {python}: not an executable file")
-        forked = self.isolation is Isolation.FORK and not probe
-        with self._lease(python) if forked else contextlib.nullcontext() as server:
-            return self._run_in(
-                python,
-                script,
-                stdin,
-                limits,
-                probe=probe,
-                uid=uid,
-                args=args,
-                files=files,
-                server=server,
-            )
-
-    def _server_args(self, python: str) -> tuple[str, tuple[str, ...], dict[str, str], str | None]:
-        return python, self.preload, child_environment(Path("/"), os.environ), user_site()
-
-    def _lease(self, python: str) -> contextlib.AbstractContextManager[ForkServer]:
-        return self._servers.lease(*self._server_args(python))
-
-    def warm(self, runs: int) -> None:
-        """Start the fork servers that ``runs`` runs at once need, now, so that they are ready
-        (numpy imported) by the first run; nothing where runs start fresh."""
-        if self.isolation is Isolation.FORK:
-            self._servers.warm(*self._server_args(sys.executable), count=runs)
-
-    def _run_in(
-        self,
-        python: str,
-        script: str,
-        stdin: bytes,
-        limits: Limits,
-        *,
-        probe: bool,
-        uid: int | None,
-        args: Sequence[str],
-        files: Mapping[str, bytes] | None,
-        server: ForkServer | None,
-    ) -> tuple[RunResult, str]:
+        """One run: forked from ``server`` (leased by the caller), or a fresh interpreter."""
         cap = limits.output_kb * 1024
         script = os.path.abspath(script)
         base = Path(tempfile.mkdtemp(prefix="grade-run-"))
@@ -503,6 +476,18 @@ class Sandbox:
             over="stdout" if out_over else "stderr" if err_over else None,
         )
         return result, failure
+
+    def _server_args(self, python: str) -> tuple[str, tuple[str, ...], dict[str, str], str | None]:
+        return python, self.preload, child_environment(Path("/"), os.environ), user_site()
+
+    def _lease(self, python: str) -> contextlib.AbstractContextManager[ForkServer]:
+        return self._servers.lease(*self._server_args(python))
+
+    def warm(self, runs: int) -> None:
+        """Start the fork servers that ``runs`` runs at once need, now, so that they are ready
+        (numpy imported) by the first run; nothing where runs start fresh."""
+        if self.isolation is Isolation.FORK:
+            self._servers.warm(*self._server_args(sys.executable), count=runs)
 
 
 def _tail(stderr: bytes) -> str:
