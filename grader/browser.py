@@ -10,13 +10,16 @@ worker) is said on the page.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import io
+import linecache
 import os
 import sys
 import tempfile
 import time
 import traceback
+import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -67,14 +70,22 @@ def execute(source: str, shown: str, stdin: bytes, cap: int, argv: list[str]) ->
         _stream(out, "surrogateescape"),
         _stream(err, "backslashreplace"),
     )
-    saved = sys.stdin, sys.stdout, sys.stderr, sys.argv
+    # what a fresh process would not inherit from the case before: restored after each run
+    saved = sys.stdin, sys.stdout, sys.stderr, sys.argv, sys.modules.get("__main__")
+    path, folder, depth = list(sys.path), os.getcwd(), sys.getrecursionlimit()
     sys.stdin, sys.stdout, sys.stderr = streams
     sys.argv = argv
+    main = types.ModuleType("__main__")  # as `python shown` has it: pickle finds its classes
+    main.__file__ = shown
+    main.__dict__["__builtins__"] = builtins
+    sys.modules["__main__"] = main
+    # tracebacks quote the program's lines by its name, which is no file here
+    linecache.cache[shown] = (len(source), None, source.splitlines(keepends=True), shown)
     status = 0
     started = time.perf_counter()
     try:
         code = compile(source, shown, "exec", dont_inherit=True)
-        exec(code, {"__name__": "__main__", "__file__": shown, "__builtins__": __builtins__})
+        exec(code, main.__dict__)
     except SystemExit as exc:
         if exc.code is None or isinstance(exc.code, int):
             status = (exc.code or 0) & 0xFF
@@ -91,7 +102,13 @@ def execute(source: str, shown: str, stdin: bytes, cap: int, argv: list[str]) ->
         for stream in streams[1:]:
             with contextlib.suppress(ValueError):  # closed by the program: flushed then
                 stream.flush()
-        sys.stdin, sys.stdout, sys.stderr, sys.argv = saved
+        sys.stdin, sys.stdout, sys.stderr, sys.argv, was_main = saved
+        if was_main is not None:
+            sys.modules["__main__"] = was_main
+        sys.path[:] = path
+        sys.setrecursionlimit(depth)
+        with contextlib.suppress(OSError):
+            os.chdir(folder)
         _reopen_stdin()
     return RunResult(
         exit_code=status,

@@ -68,10 +68,7 @@ def create(tasks: int | None) -> str | None:
         os.mkdir(folder)
     except OSError:
         return None
-    try:
-        with open(os.path.join(folder, "pids.max"), "w") as f:
-            f.write("max" if tasks is None else str(tasks))
-    except OSError:
+    if not limit(folder, tasks):
         remove(folder)
         return None
     return folder
@@ -88,10 +85,15 @@ def attach(folder: str, pid: int) -> bool:
     return True
 
 
-def limit(folder: str, tasks: int | None) -> None:
-    """Allow the group ``tasks`` tasks (threads included), or any number for None."""
-    with contextlib.suppress(OSError), open(os.path.join(folder, "pids.max"), "w") as f:
-        f.write("max" if tasks is None else str(tasks))
+def limit(folder: str, tasks: int | None) -> bool:
+    """Allow the group ``tasks`` tasks (threads included), or any number for None; False if
+    the kernel refused."""
+    try:
+        with open(os.path.join(folder, "pids.max"), "w") as f:
+            f.write("max" if tasks is None else str(tasks))
+    except OSError:
+        return False
+    return True
 
 
 def current(folder: str) -> int | None:
@@ -124,11 +126,18 @@ def kill(folder: str, *, spare: int | None = None, wait_s: float = 5.0) -> None:
         opened: list[int] = []
         try:
             for pid in left:
-                with contextlib.suppress(OSError):  # gone meanwhile
-                    fd = os.pidfd_open(pid)
-                    opened.append(fd)
+                fd = _pidfd_in(folder, pid)
+                if fd is None:
+                    continue
+                opened.append(fd)
+                with contextlib.suppress(OSError):
                     signal.pidfd_send_signal(fd, signal.SIGKILL)
-                    poller.register(fd, select.POLLIN)  # readable once it has exited
+                poller.register(fd, select.POLLIN)  # readable once it has exited
+            if not opened:  # no pidfds here (kernel < 5.3): plain signals, then look again
+                for pid in left:
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
+                time.sleep(0.01)
             waiting = set(opened)
             while waiting and time.monotonic() < deadline:
                 for fd, _event in poller.poll(max(1, int((deadline - time.monotonic()) * 1000))):
@@ -137,6 +146,23 @@ def kill(folder: str, *, spare: int | None = None, wait_s: float = 5.0) -> None:
         finally:
             for fd in opened:
                 os.close(fd)
+
+
+def _pidfd_in(folder: str, pid: int) -> int | None:
+    """A pidfd of ``pid`` if it is still a member of the group: the pid read from cgroup.procs
+    may have been reused since, and the pidfd pins the process it names."""
+    try:
+        fd = os.pidfd_open(pid)
+    except OSError:
+        return None
+    try:
+        with open(f"/proc/{pid}/cgroup") as f:
+            if f"/{os.path.basename(folder)}\n" in f.read():
+                return fd
+    except OSError:
+        pass
+    os.close(fd)
+    return None
 
 
 def cpu_seconds(folder: str) -> float | None:

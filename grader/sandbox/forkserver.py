@@ -13,6 +13,8 @@ import atexit
 import contextlib
 import marshal
 import os
+import select
+import signal
 import socket
 import sys
 import threading
@@ -27,6 +29,7 @@ from . import cgroups
 _SERVER = Path(__file__).with_name("_forkserver.py")
 CONTROL_FD = 3
 _ANSWER_S = 60.0  # the server answers at once; this bounds a stopped or stuck one
+_CLOSE_S = 5.0  # to finish its imports and see its control socket closed
 
 
 def fork_unavailable() -> str | None:
@@ -115,7 +118,8 @@ class ForkServer:
         # and what is still counted of earlier runs (a killed process not yet reaped): the
         # run gets its own tasks whatever its predecessors left
         counted = max(own, cgroups.current(self.group) or 0)
-        cgroups.limit(self.group, None if tasks is None else counted + tasks)
+        if not cgroups.limit(self.group, None if tasks is None else counted + tasks):
+            raise InternalError(f"cannot limit the tasks of the control group {self.group}")
 
     def sweep(self) -> None:
         """Kill whatever a run left in the server's group (where no PID namespace ended it)."""
@@ -177,7 +181,22 @@ class ForkServer:
         return pid == 0
 
     def close(self) -> None:
-        self._control.close()  # the server exits when it reads the end
+        """Stop the server: it exits when it reads the end of its control socket, once it is
+        serving; one still importing, or stuck, is killed after ``_CLOSE_S``."""
+        self._control.close()
+        try:
+            pidfd = os.pidfd_open(self.pid)
+        except OSError:  # reaped already
+            pidfd = None
+        if pidfd is not None:
+            try:
+                poller = select.poll()
+                poller.register(pidfd, select.POLLIN)
+                if not poller.poll(int(_CLOSE_S * 1000)):
+                    with contextlib.suppress(OSError):
+                        signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+            finally:
+                os.close(pidfd)
         with contextlib.suppress(ChildProcessError):
             os.waitpid(self.pid, 0)
         if self.group is not None:
@@ -234,10 +253,15 @@ class ForkServers:
                 server = self._start(python, preload, env, user_site)
         try:
             yield server
-        finally:
+        except BaseException:  # it may be stuck or gone (or Ctrl-C): never lent again
             with self._lock:
-                if server in self._all:  # not closed meanwhile
-                    self._idle[key].append(server)
+                if server in self._all:
+                    self._all.remove(server)
+            server.close()
+            raise
+        with self._lock:
+            if server in self._all:  # not closed meanwhile
+                self._idle[key].append(server)
 
     def _start(
         self, python: str, preload: Sequence[str], env: Mapping[str, str], user_site: str | None

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import InternalError
-from . import cgroups
+from . import cgroups, procfs
 
 if TYPE_CHECKING:
     from .forkserver import Child, ForkServer
@@ -75,15 +75,18 @@ def spawn_and_wait(
     running: Running | None = None,
     server: ForkServer | None = None,
     group: str | None = None,
+    relay: bool = False,
 ) -> Exit:
     """Start the child (``argv`` with posix_spawn, or a fork from ``server``), wait for it at
     most ``timeout_s``, kill its group and whatever else it left, and reap it. A spawned child
     is put in the control group ``group`` before it gets its config (so before it can start
-    anything)."""
+    anything). ``relay``: the child only waits for the run's init (namespaces), whose end it
+    reports; else it is the submission itself."""
     ready_r, ready_w = os.pipe()
     start = time.monotonic()
     pidfd: int | None
     child: Child | None
+    handing: int | None = None  # the config pipe's write end, for a child put in ``group``
     try:
         try:
             if server is not None:
@@ -91,25 +94,31 @@ def spawn_and_wait(
             elif group is None:
                 pid, pidfd, child = _spawn(argv, env, stdin, stdout, stderr, ready_w, config)
             else:
-                config_r, config_w = os.pipe()
+                config_r, handing = os.pipe()
                 try:
                     pid, pidfd, child = _spawn(argv, env, stdin, stdout, stderr, ready_w, config_r)
+                except BaseException:
+                    os.close(handing)
+                    raise
                 finally:
                     os.close(config_r)
-                _hand_config(pid, group, config, config_w, start + timeout_s)
         finally:
             os.close(ready_w)
         if running is not None:
             running.add(pid)
         timed_out = True
         try:
+            if handing is not None:
+                fd, handing = handing, None
+                _hand_config(pid, group or "", config, fd, start + timeout_s)
             timed_out = not _wait_for_exit(pid, timeout_s, pidfd)
             wall = time.monotonic() - start
         finally:
             spent = 0.0
             if timed_out:
-                spent = tree_cpu_s(pid)  # the killed cannot say it once they are gone
-                _end_children_first(pid, pidfd)
+                spent = procfs.tree_cpu_s(pid)  # the killed cannot say it once they are gone
+                if relay:
+                    _end_children_first(pid, pidfd)
             # The child is a zombie or still running, so its pid (= its group id) cannot be reused
             # yet: killing the group also ends whatever it left behind.
             _kill_group(pid)
@@ -145,8 +154,9 @@ def _hand_config(pid: int, group: str, config: Path, pipe: int, deadline: float)
     A child not in its group gets no config, and fails before its sandbox is up (the grader's
     error)."""
     try:
-        if cgroups.attach(group, pid):
-            _write_all(pipe, config.read_bytes(), deadline)
+        if not cgroups.attach(group, pid):
+            raise InternalError(f"cannot put the run in its control group {group}")
+        _write_all(pipe, config.read_bytes(), deadline)
     finally:
         os.close(pipe)
 
@@ -255,30 +265,6 @@ def _poll_for_exit(pid: int, timeout_s: float) -> bool:
     return False
 
 
-def tree_cpu_s(pid: int) -> float:
-    """CPU seconds of ``pid`` and every process below it, as /proc says now: of a run about to
-    be killed at its time limit, whose processes die unreaped by one another (so that no
-    rusage would count them)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total, todo, seen = 0.0, [pid], set()
-    while todo:
-        found = todo.pop()
-        if found in seen:
-            continue
-        seen.add(found)
-        try:
-            with open(f"/proc/{found}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            # utime, stime, cutime, cstime: fields 14 to 17 of proc(5), after the name
-            total += sum(int(x) for x in fields[11:15]) / tick
-            for task in os.listdir(f"/proc/{found}/task"):
-                with open(f"/proc/{found}/task/{task}/children") as f:
-                    todo.extend(int(word) for word in f.read().split())
-        except (OSError, ValueError, IndexError):
-            continue
-    return total
-
-
 _REAPED_S = 1.0  # for the child to reap its own, once they are killed
 
 
@@ -287,11 +273,7 @@ def _end_children_first(pid: int, pidfd: int | None) -> None:
     it a moment to reap them: killed at once with them, it could die first and leave them
     zombies for whoever adopts them, which PID 1 of a container may never reap, and which
     count against a group's task limit meanwhile."""
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as f:
-            children = [int(word) for word in f.read().split()]
-    except (OSError, ValueError):
-        return
+    children = procfs.children(pid)
     for child in children:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(child, signal.SIGKILL)

@@ -370,8 +370,9 @@ class Sandbox:
         script = os.path.abspath(script)
         base = Path(tempfile.mkdtemp(prefix="grade-run-"))
         tasks = _NPROC if self.layers else None
-        # a fork server's children are born in its group; anything else joins a new one
-        group = server.group if server is not None else cgroups.create(tasks) if tasks else None
+        # a fork server's children are born in its group; a fresh run joins a new one (which,
+        # with --sandbox off too, only counts its tasks and sweeps what it leaves)
+        group = server.group if server is not None else cgroups.create(tasks)
         cpu_before = cgroups.cpu_seconds(group) if server is not None and group else 0.0
         try:
             base.chmod(0o711)  # a run's own uid must reach its work dir, not list the others
@@ -436,6 +437,7 @@ class Sandbox:
                 running=self._running,
                 server=server,
                 group=group if server is None else None,
+                relay="namespaces" in layers,
             )
             stdout, out_over = read_capped(base / "stdout", cap)
             stderr, err_over = read_capped(base / "stderr", cap)

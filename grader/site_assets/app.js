@@ -131,7 +131,7 @@ async function grade(exercise, cases) {
           summary.textContent = `running ${next + 1}/${cases.length}…`;
           boxes[next].querySelector(".status").textContent = "running";
           clearTimeout(timer);
-          timer = setTimeout(() => stop(`no answer within ${exercise.time_s} s; stopped`), limit);
+          timer = setTimeout(() => stop(`no answer within ${limit / 1000} s; stopped`), limit);
         } else if (message.kind === "checking") {  // the checker's time is the exercise's
           clearTimeout(timer);
           timer = setTimeout(() => stop("the checker did not finish: the exercise's fault, " +

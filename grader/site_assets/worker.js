@@ -22,9 +22,11 @@ onmessage = async (event) => {
     postMessage({ kind: "error", message: "Python did not load: " + error });
     return;
   }
-  try {
-    await py.loadPackagesFromImports(source);  // numpy, where the Pyodide URL serves it
-  } catch (error) { /* the import itself will say what is missing */ }
+  for (const code of [source, exercise.checker || ""]) {
+    try {
+      await py.loadPackagesFromImports(code);  // numpy, where the Pyodide URL serves it
+    } catch (error) { /* the import itself will say what is missing */ }
+  }
   const run = py.globals.get("run_case");
   const about = py.toPy(exercise);
   for (let i = 0; i < cases.length; i++) {
@@ -32,10 +34,15 @@ onmessage = async (event) => {
     let given = cases[i].input === "";
     py.setStdin({ stdin: () => { if (given) return null; given = true; return cases[i].input; } });
     postMessage({ kind: "start", index: i });
-    const found = run(source, py.toPy(cases[i]), about,
-                      () => postMessage({ kind: "checking", index: i }));
-    const result = found.toJs({ dict_converter: Object.fromEntries });
-    found.destroy();
+    let result;
+    try {
+      const found = run(source, py.toPy(cases[i]), about,
+                        () => postMessage({ kind: "checking", index: i }));
+      result = found.toJs({ dict_converter: Object.fromEntries });
+      found.destroy();
+    } catch (error) {  // the page's own Python failed: never the student's verdict
+      result = { status: "grader_error", message: "the page's grader failed: " + error };
+    }
     postMessage({ kind: "done", index: i, result });
   }
   postMessage({ kind: "finished" });

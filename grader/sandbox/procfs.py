@@ -1,0 +1,45 @@
+"""What /proc says of a run's processes while they live: their children and the CPU time they
+used. Read just before a run is killed at its time limit, when nothing will be left to ask."""
+
+from __future__ import annotations
+
+import os
+
+
+def children(pid: int) -> list[int]:
+    """The children of ``pid``'s threads (empty if it is gone)."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                found.extend(int(word) for word in f.read().split())
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def tree_cpu_s(pid: int) -> float:
+    """CPU seconds of ``pid`` and every process below it, as /proc says now: of a run about to
+    be killed, whose processes die unreaped by one another (so that no rusage counts them)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    todo = [pid]
+    seen: set[int] = set()
+    while todo:
+        found = todo.pop()
+        if found in seen:
+            continue
+        seen.add(found)
+        try:
+            with open(f"/proc/{found}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            # utime, stime, cutime, cstime: fields 14 to 17 of proc(5), after the name
+            total += sum(int(x) for x in fields[11:15]) / tick
+        except (OSError, ValueError, IndexError):
+            continue
+        todo.extend(children(found))
+    return total
