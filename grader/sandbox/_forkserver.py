@@ -51,7 +51,7 @@ def _receive(control: socket.socket) -> tuple[dict[str, str], list[int]] | None:
     return env, list(fds)
 
 
-def serve(control: socket.socket) -> tuple[dict[str, str], list[int]]:
+def serve(control: socket.socket, procfs: Any) -> tuple[dict[str, str], list[int]]:
     """Fork a child per request until the grader goes; returns only in a child."""
     poller = select.poll()
     poller.register(control.fileno(), select.POLLIN)
@@ -101,21 +101,16 @@ def serve(control: socket.socket) -> tuple[dict[str, str], list[int]]:
                     reply.send(marshal.dumps((status, usage.ru_utime + usage.ru_stime)))
                 reply.close()
                 os.close(pidfd)
-                _reap_adopted({p for p, _fd, _reply in runs.values()})
+                _reap_adopted(procfs, {p for p, _fd, _reply in runs.values()})
 
 
-def _reap_adopted(running: set[int]) -> None:
+def _reap_adopted(procfs: Any, running: set[int]) -> None:
     """Reap the children that are not runs: processes a run left, adopted by this server (its
     subreaper), once they have been killed. A zombie would count against the group's limit."""
-    try:
-        with open(f"/proc/self/task/{os.getpid()}/children") as f:
-            children = [int(word) for word in f.read().split()]
-    except (OSError, ValueError):
-        return
-    for child in children:
-        if child not in running:
+    for found in procfs.children(os.getpid()):
+        if found not in running:
             with contextlib.suppress(ChildProcessError):
-                os.waitpid(child, os.WNOHANG)
+                os.waitpid(found, os.WNOHANG)
 
 
 def _data_bytes() -> int:
@@ -189,8 +184,10 @@ def main() -> None:
     # which in a container may never reap: this server reaps it (_reap_adopted)
     ctypes.CDLL(None).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     control = socket.socket(fileno=CONTROL_FD)
+    child = _load_child()
     group = _option("--cgroup=")
     if group:  # first, before any thread starts: every task of every run is born in it
+        # (written here, not by cgroups.attach: its imports would show in every run)
         try:
             with open(os.path.join(group, "cgroup.procs"), "w") as f:
                 f.write(str(os.getpid()))
@@ -211,14 +208,13 @@ def main() -> None:
     for stream in (sys.stdout, sys.stderr):  # what a preload printed (a banner) is not a run's
         with contextlib.suppress(Exception):
             stream.flush()
-    child = _load_child()
     child.preload_layers()
     # what the server holds beyond a started interpreter (numpy: ~45 MB) is not the run's:
     # its memory limit grows by as much, so a script that imports nothing gets what it would
     # get fresh
     child.__dict__["EXTRA_DATA_BYTES"] = max(0, _data_bytes() - before)
 
-    env, fds = serve(control)
+    env, fds = serve(control, child._sibling("procfs", {}))
     _become_the_run(env, fds)
     # the run can walk up to this frame: leave nothing of the server here
     del env, fds, control, group, user_site, before
