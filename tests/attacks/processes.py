@@ -26,36 +26,26 @@ def fork() -> None:
 def posixsubprocess() -> None:
     import _posixsubprocess
 
-    args = [b"/bin/true"]
-    r, w = os.pipe()
-    # The CPython 3.11 signature, as subprocess.Popen calls it (typeshed knows another).
-    fork_exec: Any = _posixsubprocess.fork_exec
-    pid = fork_exec(
-        args,
-        args,
-        True,
-        (w,),
-        None,
-        None,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        r,
-        w,
-        False,
-        False,
-        -1,
-        None,
-        None,
-        None,
-        -1,
-        None,
-        False,
-    )
-    os.waitpid(pid, 0)
+    # Called directly, with the arguments this Python's own subprocess passes (its signature
+    # changes between versions): recorded from a Popen that is stopped before it forks.
+    real: Any = _posixsubprocess.fork_exec
+    seen: list[tuple[object, ...]] = []
+
+    def record(*args: object) -> int:
+        seen.append(args)
+        raise RuntimeError("recorded")
+
+    # 3.11 and later call it as subprocess._fork_exec, 3.10 as _posixsubprocess.fork_exec
+    owner: Any = subprocess if hasattr(subprocess, "_fork_exec") else _posixsubprocess
+    name = "_fork_exec" if owner is subprocess else "fork_exec"
+    setattr(owner, name, record)
+    try:
+        subprocess.Popen(["/bin/true"], cwd="/")  # a cwd: never posix_spawn (3.13)
+    except RuntimeError:
+        pass
+    finally:
+        setattr(owner, name, real)
+    os.waitpid(real(*seen[0]), 0)
 
 
 libc = ctypes.CDLL(None, use_errno=True)
