@@ -26,7 +26,7 @@ from grader.grading import Plan, grade, hidden_from_runs, prepare
 from grader.records import Verdict
 from grader.resources import Root
 from grader.sandbox import Layer, Limits, Sandbox, SandboxMode, SandboxUnavailable, cgroups
-from grader.sandbox.sandbox import others_can_read
+from grader.sandbox.allowed import others_can_read
 from grader.spec import Exercise
 
 ATTACKS = TESTS / "attacks"

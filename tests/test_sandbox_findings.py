@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from conftest import COURSE, TESTS
 
-from grader.sandbox.sandbox import others_can_read, readable, without
+from grader.sandbox.allowed import others_can_read, readable, without
 from grader.sandbox.uids import FIRST, UidPool
 
 ATTACKS = TESTS / "attacks"
