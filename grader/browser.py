@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import functools
 import io
 import linecache
 import os
@@ -61,6 +62,17 @@ def _stream(raw: io.BytesIO, errors: str) -> io.TextIOWrapper:
     return io.TextIOWrapper(raw, encoding="utf-8", errors=errors, write_through=True)
 
 
+# A Grade runs the same program (and checker) on every case: each is compiled once, not per case
+@functools.lru_cache(maxsize=8)
+def _code(source: str, shown: str) -> types.CodeType:
+    return compile(source, shown, "exec", dont_inherit=True)
+
+
+@functools.lru_cache(maxsize=8)
+def _syntax_error(source: str) -> str:
+    return syntax_error(source.encode(), SHOWN)
+
+
 def execute(source: str, shown: str, stdin: bytes, cap: int, argv: list[str]) -> RunResult:
     """Run ``source`` as ``python shown *argv[1:]`` would, as ``__main__`` in a namespace of
     its own, with ``stdin`` as input and its output captured (at most ``cap`` bytes each)."""
@@ -84,8 +96,7 @@ def execute(source: str, shown: str, stdin: bytes, cap: int, argv: list[str]) ->
     status = 0
     started = time.perf_counter()
     try:
-        code = compile(source, shown, "exec", dont_inherit=True)
-        exec(code, main.__dict__)
+        exec(_code(source, shown), main.__dict__)
     except SystemExit as exc:
         if exc.code is None or isinstance(exc.code, int):
             status = (exc.code or 0) & 0xFF
@@ -174,7 +185,7 @@ def run_case(
     )
     cap = int(exercise["output_kb"]) * 1024
     limits = Limits(time_s=float(exercise["time_s"]), output_kb=int(exercise["output_kb"]))
-    error = syntax_error(source.encode(), SHOWN)
+    error = _syntax_error(source)
     if error:
         return _result(not_compiled(found, error))
     comparator: Comparator
