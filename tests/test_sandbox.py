@@ -202,6 +202,14 @@ def test_no_new_processes(strict: Sandbox, off: Sandbox) -> None:
     assert len(succeeded(attack(off, "processes.py"))) == 7  # all but the exec that ends it
 
 
+def test_a_run_cannot_leave_its_control_group(strict: Sandbox, off: Sandbox) -> None:
+    lines = attack(strict, "leave_cgroup.py")
+    assert succeeded(lines) == [] and len(lines) == 4, lines
+    assert int(lines[-1].split()[1]) < 64  # and its threads stay capped
+    if os.geteuid() == 0:  # the control: a process of root's, unsandboxed, moves where it likes
+        assert succeeded(attack(off, "leave_cgroup.py")), "the attack is no attack"
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
