@@ -314,6 +314,7 @@ def test_progress_bar_only_on_a_terminal() -> None:
     assert "2 not passing" in stream.getvalue()
 
 
+@pytest.mark.slow  # a batch killed and run again: ~3 s, in .ci/run's slow pass
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_a_killed_batch_resumes_and_grades_everyone_once(
     course: Root, tmp_path: Path, sig: int

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from grader.cli import cli
@@ -67,6 +68,7 @@ def _toy(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_a_gap_is_found_with_an_input_and_equivalents_are_told_apart(tmp_path: Path) -> None:
     root = _toy(tmp_path)
     result = CliRunner().invoke(cli, ["mutants", "double", "--root", str(root), "--inputs", "10"])

@@ -72,6 +72,7 @@ def test_the_editable_install_of_the_quick_start_builds(tmp_path: Path) -> None:
     assert len(list(tmp_path.glob("*.whl"))) == 1
 
 
+@pytest.mark.slow
 def test_installed_wheel_grades_from_any_directory(dist: Path, tmp_path: Path) -> None:
     target = tmp_path / "site"
     subprocess.run(

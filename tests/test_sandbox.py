@@ -279,6 +279,7 @@ def test_a_daemon_dies_with_its_case_where_no_pid_namespace_ends_it(isolation: s
             os.kill(int(pid), 9)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("isolation", ["fork", "fresh"])
 def test_a_timed_out_run_leaves_no_zombie_where_pid_1_never_reaps(isolation: str) -> None:
     # The grader as PID 1 of a container (`docker run img grade batch ...`) reaps nobody: a
