@@ -43,6 +43,10 @@ def preload_layers() -> None:
     """Load the layer modules now (the fork server, once): its children find them loaded."""
     for name in ("landlock", "namespaces", "seccomp", "syscalls"):
         _sibling(name, {})
+    seccomp: Any = _LOADED["seccomp"]
+    seccomp.syscalls = _LOADED["syscalls"]
+    if seccomp.supported():  # the submission is pid 2 of its PID namespace: the same filter
+        seccomp.build_filter(2)
 
 
 def _sibling(name: str, compiled: dict[str, Any]) -> types.ModuleType:
@@ -182,10 +186,13 @@ def _apply(cfg: Config, report: dict[str, Any]) -> None:
         os.close(signals_r)
         os.close(alive_w)
         _die_with_parent()
-        import select
-
-        if select.select([alive_r], [], [], 0)[0]:  # readable means EOF: P is gone
+        # (not select(): a fork server's child would import it again, ~1 ms a run)
+        os.set_blocking(alive_r, False)
+        try:
+            os.read(alive_r, 1)  # nobody writes to it: this is its end, P is gone
             os._exit(1)
+        except BlockingIOError:  # P holds the other end
+            pass
         os.close(alive_r)  # else the submission would inherit it, and block reading it
 
         def build() -> None:

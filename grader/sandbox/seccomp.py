@@ -75,8 +75,18 @@ def _rule_block(rule: Rule, pid: int) -> list[bytes]:
     return block
 
 
+_BUILT: dict[tuple[int, str | None], bytes] = {}  # a fork server builds pid 2's once for all
+
+
 def build_filter(pid: int, *, machine: str | None = None) -> bytes:
     """The BPF program for this machine (or ``machine``), with ``self`` meaning ``pid``."""
+    built = _BUILT.get((pid, machine))
+    if built is None:
+        built = _BUILT[(pid, machine)] = _build(pid, machine)
+    return built
+
+
+def _build(pid: int, machine: str | None) -> bytes:
     arch, numbers, foreign = syscalls.ARCHES[machine or os.uname().machine]
     prog = [
         _insn(_LD_W_ABS, _OFF_ARCH),
