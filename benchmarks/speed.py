@@ -9,8 +9,9 @@ small to 100k weights) with a numpy solution:
   xargs   the same, two at a time (xargs -P2)
   fresh   grade quantize sol.py --isolation fresh (a new interpreter per case)
   fork    grade quantize sol.py (the fork server, numpy preloaded)
+  unboxed the same with --sandbox off: the floor the sandbox's layers add to
 then `grade batch` on CLASS_SIZE copies of the submission (case-runs per second, fork server),
-and `grade --help` against `python -c "import click, rich"`.
+with and without the sandbox, and `grade --help` against `python -c "import click, rich"`.
 """
 
 from __future__ import annotations
@@ -90,6 +91,8 @@ def main() -> None:
             ],
             "fork": [grade, "quantize", str(SOLUTION), "--cases", str(cases), "--format", "json"],
         }
+        # the same without the sandbox: what starting, forking and comparing cost by themselves
+        contenders["unboxed"] = [*contenders["fork"], "--sandbox", "off"]
         times: dict[str, list[float]] = {name: [] for name in contenders}
         for _ in range(args.rounds):
             for name, argv in contenders.items():
@@ -98,15 +101,19 @@ def main() -> None:
         print(f"{n} quantize cases, numpy solution, median of {args.rounds} interleaved rounds:")
         for name, found in times.items():
             median = statistics.median(found)
-            print(f"  {name:<6} {median:6.2f} s   {median / bare:5.2f}x the bare loop")
+            print(f"  {name:<7} {median:6.2f} s   {median / bare:5.2f}x the bare loop")
         klass = folder / "class"
         for i in range(args.class_size):
             (klass / f"s{i:03d}").mkdir(parents=True)
             shutil.copy(SOLUTION, klass / f"s{i:03d}" / "quantize.py")
         batch = [grade, "batch", "quantize", str(klass), "--cases", str(cases)]
-        spent = _timed(lambda: subprocess.run(batch, capture_output=True))
         runs = args.class_size * n
-        print(f"  batch  {args.class_size} submissions x {n} cases: {runs / spent:.0f} case-runs/s")
+        for label, extra in (("batch", []), ("batch, no sandbox", ["--sandbox", "off"])):
+            spent = _timed(lambda e=extra: subprocess.run([*batch, *e], capture_output=True))
+            print(
+                f"  {label}: {args.class_size} submissions x {n} cases, "
+                f"{runs / spent:.0f} case-runs/s"
+            )
         help_s = statistics.median(
             _timed(lambda: subprocess.run([grade, "--help"], capture_output=True))
             for _ in range(args.rounds * 2)
