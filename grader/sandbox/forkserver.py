@@ -46,6 +46,20 @@ def fork_unavailable() -> str | None:
 
 
 @dataclass(frozen=True)
+class ServerSpec:
+    """What a fork server is started with: servers of equal specs serve each other's runs."""
+
+    python: str
+    preload: tuple[str, ...]
+    env: Mapping[str, str]  # the runs' allow-listed environment (no workdir of its own yet)
+    user_site: str | None
+
+    @property
+    def key(self) -> tuple[str, tuple[str, ...]]:
+        return self.python, self.preload
+
+
+@dataclass(frozen=True)
 class Child:
     pid: int
     pidfd: int
@@ -53,12 +67,10 @@ class Child:
 
 
 class ForkServer:
-    def __init__(
-        self, python: str, preload: Sequence[str], env: Mapping[str, str], user_site: str | None
-    ) -> None:
-        self.python = python
+    def __init__(self, spec: ServerSpec) -> None:
+        python = self.python = spec.python
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        site = [f"--user-site={user_site}"] if user_site else []
+        site = [f"--user-site={spec.user_site}"] if spec.user_site else []
         # Its own control group (root only), which it joins first thing: its children are born
         # in it, where writing each run into a new group would cost ~9 ms of waiting per run.
         self.group = cgroups.create(None)
@@ -70,8 +82,8 @@ class ForkServer:
         try:
             self.pid = os.posix_spawn(
                 python,
-                [python, "-I", str(_SERVER), *site, *preload],
-                dict(env),
+                [python, "-I", str(_SERVER), *site, *spec.preload],
+                dict(spec.env),
                 file_actions=[*null, (os.POSIX_SPAWN_DUP2, theirs.fileno(), CONTROL_FD)],
                 setsid=True,  # Ctrl-C at the terminal is the grader's to handle, not the server's
                 setsigmask=(),
@@ -203,7 +215,7 @@ class ForkServer:
             cgroups.remove(self.group)
 
 
-Key = tuple[str, tuple[str, ...]]
+Key = tuple[str, tuple[str, ...]]  # ServerSpec.key
 
 
 class ForkServers:
@@ -218,28 +230,18 @@ class ForkServers:
         # when the last Sandbox sharing these goes, so do its servers (a library may make many)
         weakref.finalize(self, _close_all, self._all)
 
-    def warm(
-        self,
-        python: str,
-        preload: Sequence[str],
-        env: Mapping[str, str],
-        user_site: str | None,
-        count: int = 1,
-    ) -> None:
+    def warm(self, spec: ServerSpec, count: int = 1) -> None:
         """Start servers until ``count`` are idle, without waiting for them to be ready: their
         start-up (importing numpy) overlaps whatever the grader does before its first run."""
-        key = (python, tuple(preload))
         with self._lock:
-            idle = self._idle.setdefault(key, [])
+            idle = self._idle.setdefault(spec.key, [])
             while len(idle) < count:
-                idle.append(self._start(python, preload, env, user_site))
+                idle.append(self._start(spec))
 
     @contextlib.contextmanager
-    def lease(
-        self, python: str, preload: Sequence[str], env: Mapping[str, str], user_site: str | None
-    ) -> Iterator[ForkServer]:
+    def lease(self, spec: ServerSpec) -> Iterator[ForkServer]:
         """A server for one run, given back afterwards."""
-        key = (python, tuple(preload))
+        key = spec.key
         with self._lock:
             idle = self._idle.setdefault(key, [])
             server = None
@@ -250,7 +252,7 @@ class ForkServers:
                     server.close()
                     server = None
             if server is None:
-                server = self._start(python, preload, env, user_site)
+                server = self._start(spec)
         try:
             yield server
         except BaseException:  # it may be stuck or gone (or Ctrl-C): never lent again
@@ -263,10 +265,8 @@ class ForkServers:
             if server in self._all:  # not closed meanwhile
                 self._idle[key].append(server)
 
-    def _start(
-        self, python: str, preload: Sequence[str], env: Mapping[str, str], user_site: str | None
-    ) -> ForkServer:
-        server = ForkServer(python, preload, env, user_site)
+    def _start(self, spec: ServerSpec) -> ForkServer:
+        server = ForkServer(spec)
         self._all.append(server)
         return server
 

@@ -25,7 +25,7 @@ from ..text import decode, last_line
 from . import cgroups
 from .allowed import child_environment, others_can_read, python_paths, readable, user_site
 from .cleanup import remove_tree
-from .forkserver import ForkServer, ForkServers, fork_unavailable, shared_servers
+from .forkserver import ForkServer, ForkServers, ServerSpec, fork_unavailable, shared_servers
 from .process import Running, read_capped, spawn_and_wait
 from .types import (
     EXPOSED,
@@ -372,17 +372,18 @@ class Sandbox:
         )
         return result, failure
 
-    def _server_args(self, python: str) -> tuple[str, tuple[str, ...], dict[str, str], str | None]:
-        return python, self.preload, child_environment(Path("/"), os.environ), user_site()
+    def _server(self, python: str) -> ServerSpec:
+        env = child_environment(Path("/"), os.environ)
+        return ServerSpec(python, self.preload, env, user_site())
 
     def _lease(self, python: str) -> contextlib.AbstractContextManager[ForkServer]:
-        return self._servers.lease(*self._server_args(python))
+        return self._servers.lease(self._server(python))
 
     def warm(self, runs: int) -> None:
         """Start the fork servers that ``runs`` runs at once need, now, so that they are ready
         (numpy imported) by the first run; nothing where runs start fresh."""
         if self.isolation is Isolation.FORK:
-            self._servers.warm(*self._server_args(sys.executable), count=runs)
+            self._servers.warm(self._server(sys.executable), count=runs)
 
 
 def _tail(stderr: bytes) -> str:
