@@ -170,7 +170,8 @@ def _option(flag: str) -> str:
     return next((a.removeprefix(flag) for a in sys.argv if a.startswith(flag)), "")
 
 
-def main() -> None:
+def _become_a_server(control: socket.socket, group: str) -> None:
+    """Not dumpable, the subreaper of what its runs leave, in ``group``; then say so."""
     # No PR_SET_PDEATHSIG here: it fires when the grader *thread* that started the server ends
     # (a worker of a pool). The server ends when its control socket does, which the kernel
     # closes however the grader ends; its children die with it (theirs is set by this thread).
@@ -181,19 +182,45 @@ def main() -> None:
 
     ctypes.CDLL(None).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
     # What a run leaves behind (an init its P did not reap) is adopted here, not by PID 1,
-    # which in a container may never reap: this server reaps it (_reap_adopted)
+    # which in a container may never reap: this server reaps it (_reap_adopted). (A fork does
+    # not inherit this: a sibling sets it again.)
     ctypes.CDLL(None).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    control = socket.socket(fileno=CONTROL_FD)
-    child = _load_child()
-    group = _option("--cgroup=")
+    joined = False
     if group:  # first, before any thread starts: every task of every run is born in it
         # (written here, not by cgroups.attach: its imports would show in every run)
         try:
             with open(os.path.join(group, "cgroup.procs"), "w") as f:
                 f.write(str(os.getpid()))
-            control.send(b"1")
+            joined = True
         except OSError:
-            control.send(b"0")  # the grader refuses to run then
+            pass  # the grader refuses to run then
+    control.send(marshal.dumps((os.getpid(), joined)))
+
+
+def _fork_siblings(control: socket.socket) -> socket.socket:
+    """Fork a server per ``--sibling=GROUP``, on control sockets 4, 5...: each is this one
+    with its preloads in, and its own group. Returns the control socket to serve."""
+    groups = [a.removeprefix("--sibling=") for a in sys.argv if a.startswith("--sibling=")]
+    fds = [CONTROL_FD + 1 + i for i in range(len(groups))]
+    for fd, group in zip(fds, groups, strict=True):
+        pid = _fork()
+        if pid == 0:  # the sibling: single-threaded, no child yet, as a new server is
+            control.close()
+            for other in fds:
+                if other != fd:
+                    with contextlib.suppress(OSError):
+                        os.close(other)
+            own = socket.socket(fileno=fd)
+            _become_a_server(own, group)
+            return own
+        os.close(fd)  # no fork (pid -1): the grader finds it never started
+    return control
+
+
+def main() -> None:
+    control = socket.socket(fileno=CONTROL_FD)
+    _become_a_server(control, _option("--cgroup="))
+    child = _load_child()
     user_site = _option("--user-site=")
     before = _data_bytes()
     if user_site:
@@ -213,11 +240,12 @@ def main() -> None:
     # its memory limit grows by as much, so a script that imports nothing gets what it would
     # get fresh
     child.__dict__["EXTRA_DATA_BYTES"] = max(0, _data_bytes() - before)
+    control = _fork_siblings(control)
 
     env, fds = serve(control, child._sibling("procfs", {}))
     _become_the_run(env, fds)
     # the run can walk up to this frame: leave nothing of the server here
-    del env, fds, control, group, user_site, before
+    del env, fds, control, user_site, before
     child.run_and_exit()
 
 

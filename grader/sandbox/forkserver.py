@@ -67,62 +67,97 @@ class Child:
 
 
 class ForkServer:
-    def __init__(self, spec: ServerSpec) -> None:
-        python = self.python = spec.python
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        site = [f"--user-site={spec.user_site}"] if spec.user_site else []
-        # Its own control group (root only), which it joins first thing: its children are born
-        # in it, where writing each run into a new group would cost ~9 ms of waiting per run.
-        self.group = cgroups.create(None)
-        site += [f"--cgroup={self.group}"] if self.group else []
-        self._joined: bool | None = None  # whether it did: it says so once started
+    """One server, started by the grader (``start``) or forked by the first of its family
+    after that one's preloads (a sibling: numpy imported once for all of them)."""
+
+    def __init__(
+        self, python: str, control: socket.socket, group: str | None, pid: int | None
+    ) -> None:
+        self.python = python
+        self.group = group
+        self._control = control
+        self._spawned = pid is not None  # the grader's child, which the grader reaps
+        self._pid = pid
+        self._pidfd = os.pidfd_open(pid) if pid is not None else None
+        self._joined: bool | None = None  # whether it is in its group: it says so once started
+        self._lock = threading.Lock()
+
+    @classmethod
+    def start(cls, spec: ServerSpec, siblings: int = 0) -> list[ForkServer]:
+        """A server and ``siblings`` more, which it forks once its preloads are in."""
+        # Each its own control group (root only), which it joins first thing: its children are
+        # born in it, where writing each run into a new group would cost ~9 ms of waiting per run.
+        groups = [cgroups.create(None) for _ in range(1 + siblings)]
+        pairs = [socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET) for _ in groups]
+        options = [f"--user-site={spec.user_site}"] if spec.user_site else []
+        options += [f"--cgroup={groups[0]}"] if groups[0] else []
+        options += [f"--sibling={group or ''}" for group in groups[1:]]
         # stdin, stdout and stderr on /dev/null: a child gets its own, and must not inherit how
-        # the grader's were (closed, or a terminal that would make stdout line-buffered)
+        # the grader's were (closed, or a terminal that would make stdout line-buffered); the
+        # control sockets on 3 (its own), 4... (its siblings')
         null = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
+        given = [
+            (os.POSIX_SPAWN_DUP2, theirs.fileno(), CONTROL_FD + i)
+            for i, (_ours, theirs) in enumerate(pairs)
+        ]
         try:
-            self.pid = os.posix_spawn(
-                python,
-                [python, "-I", str(_SERVER), *site, *spec.preload],
+            pid = os.posix_spawn(
+                spec.python,
+                [spec.python, "-I", str(_SERVER), *options, *spec.preload],
                 dict(spec.env),
-                file_actions=[*null, (os.POSIX_SPAWN_DUP2, theirs.fileno(), CONTROL_FD)],
+                file_actions=[*null, *given],
                 setsid=True,  # Ctrl-C at the terminal is the grader's to handle, not the server's
                 setsigmask=(),
             )
         except OSError as exc:
-            ours.close()
-            if self.group is not None:
-                cgroups.remove(self.group)
-            raise InternalError(f"cannot start the fork server with {python}: {exc}") from exc
+            for ours, _theirs in pairs:
+                ours.close()
+            for group in groups:
+                if group is not None:
+                    cgroups.remove(group)
+            raise InternalError(f"cannot start the fork server with {spec.python}: {exc}") from exc
         finally:
-            theirs.close()
-        self._control = ours
-        self._lock = threading.Lock()
+            for _ours, theirs in pairs:
+                theirs.close()
+        return [
+            cls(spec.python, ours, group, pid if i == 0 else None)
+            for i, ((ours, _theirs), group) in enumerate(zip(pairs, groups, strict=True))
+        ]
 
-    def _in_group(self) -> bool:
-        """Whether the server is in its group (asked once, when it has started)."""
-        if self.group is None:
-            return False
+    def _started(self) -> bool:
+        """Whether the server has started (its first message: its pid, and whether it joined
+        its group); read once, before its first run."""
         with self._lock:
             if self._joined is None:
                 self._control.settimeout(_ANSWER_S)
                 try:
-                    self._joined = self._control.recv(1) == b"1"
-                except OSError:
+                    pid, joined = marshal.loads(self._control.recv(64))
+                    if self._pid is None:
+                        self._pidfd = os.pidfd_open(pid)  # alive: it just spoke
+                        self._pid = pid
+                    self._joined = bool(joined)
+                except (OSError, EOFError, ValueError, TypeError):
                     self._joined = False
+                    self._pid = self._pid or 0
                 self._control.settimeout(None)
-            return self._joined
+            return bool(self._pid)
+
+    @property
+    def pid(self) -> int:
+        self._started()
+        return self._pid or 0
 
     def cap(self, tasks: int | None) -> None:
         """Let the next run have ``tasks`` tasks (None: any number) besides the server's own.
 
         Raises InternalError where the server could not join its group: a run would not be
         counted."""
+        if not self._started():
+            raise InternalError("the fork server did not start")
         if self.group is None:
             return
-        if not self._in_group():
-            raise InternalError(
-                f"the fork server did not join its control group {self.group} (or did not start)"
-            )
+        if not self._joined:
+            raise InternalError(f"the fork server did not join its control group {self.group}")
         try:
             own = len(os.listdir(f"/proc/{self.pid}/task"))
         except OSError:
@@ -186,31 +221,29 @@ class ForkServer:
         return int(status), float(cpu)
 
     def alive(self) -> bool:
-        try:
-            pid, _status = os.waitpid(self.pid, os.WNOHANG)
-        except ChildProcessError:
-            return False
-        return pid == 0
+        """False once it has ended; a sibling that has not spoken yet counts as alive (its
+        first run finds out)."""
+        if self._pidfd is None:
+            return self._joined is None
+        return not select.select([self._pidfd], [], [], 0)[0]
 
     def close(self) -> None:
         """Stop the server: it exits when it reads the end of its control socket, once it is
         serving; one still importing, or stuck, is killed after ``_CLOSE_S``."""
         self._control.close()
-        try:
-            pidfd = os.pidfd_open(self.pid)
-        except OSError:  # reaped already
-            pidfd = None
-        if pidfd is not None:
+        if self._pidfd is not None:
             try:
                 poller = select.poll()
-                poller.register(pidfd, select.POLLIN)
+                poller.register(self._pidfd, select.POLLIN)
                 if not poller.poll(int(_CLOSE_S * 1000)):
                     with contextlib.suppress(OSError):
-                        signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+                        signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
             finally:
-                os.close(pidfd)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(self.pid, 0)
+                os.close(self._pidfd)
+                self._pidfd = None
+        if self._spawned:  # a sibling is its first server's to reap
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self._pid or 0, 0)
         if self.group is not None:
             cgroups.remove(self.group)
 
@@ -232,11 +265,12 @@ class ForkServers:
 
     def warm(self, spec: ServerSpec, count: int = 1) -> None:
         """Start servers until ``count`` are idle, without waiting for them to be ready: their
-        start-up (importing numpy) overlaps whatever the grader does before its first run."""
+        start-up (importing numpy) overlaps whatever the grader does before its first run.
+        One interpreter starts and imports; the others are forks of it (siblings)."""
         with self._lock:
             idle = self._idle.setdefault(spec.key, [])
-            while len(idle) < count:
-                idle.append(self._start(spec))
+            if len(idle) < count:
+                idle.extend(self._start(spec, siblings=count - len(idle) - 1))
 
     @contextlib.contextmanager
     def lease(self, spec: ServerSpec) -> Iterator[ForkServer]:
@@ -252,7 +286,7 @@ class ForkServers:
                     server.close()
                     server = None
             if server is None:
-                server = self._start(spec)
+                server = self._start(spec)[0]
         try:
             yield server
         except BaseException:  # it may be stuck or gone (or Ctrl-C): never lent again
@@ -265,10 +299,10 @@ class ForkServers:
             if server in self._all:  # not closed meanwhile
                 self._idle[key].append(server)
 
-    def _start(self, spec: ServerSpec) -> ForkServer:
-        server = ForkServer(spec)
-        self._all.append(server)
-        return server
+    def _start(self, spec: ServerSpec, siblings: int = 0) -> list[ForkServer]:
+        servers = ForkServer.start(spec, siblings)
+        self._all.extend(servers)
+        return servers
 
     def close(self) -> None:
         with self._lock:

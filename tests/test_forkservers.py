@@ -1,0 +1,122 @@
+"""Fork servers started together: one interpreter imports the preloads, the others are forks of
+it (siblings), each in a control group of its own; each serves runs as a server of its own, is
+replaced once dead, and ends with the sandbox."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from grader.sandbox import Isolation, Limits, Sandbox, SandboxMode, cgroups
+from grader.sandbox.forkserver import ForkServer, ForkServers
+
+FACTS = """
+import json, random, sys
+print(json.dumps({"random": random.random(),
+                  "numpy": "numpy" in sys.modules, "socket": "socket" in sys.modules}))
+"""
+
+
+@pytest.fixture
+def family() -> Iterator[Sandbox]:
+    """A sandbox with three idle servers of its own, started together (not the shared ones)."""
+    box = Sandbox.create(SandboxMode.AUTO).preloading(["numpy"])
+    assert box.isolation is Isolation.FORK, box.fresh_because
+    box = replace(box, _servers=ForkServers())
+    box.warm(3)
+    yield box
+    box.close()
+
+
+def _servers(box: Sandbox) -> list[ForkServer]:
+    return list(box._servers._all)
+
+
+def _children(pid: int) -> set[int]:
+    found = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True)
+    return {int(p) for p in found.stdout.split()}
+
+
+def _run(box: Sandbox, script: Path) -> dict[str, object]:
+    done = box.run([sys.executable, str(script)], stdin=b"", limits=Limits())
+    assert done.exit_code == 0, done.stderr.decode()
+    facts: dict[str, object] = json.loads(done.stdout)
+    return facts
+
+
+def _ended(pid: int) -> bool:
+    """Whether ``pid`` has exited (reaped, or a zombie)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def test_one_interpreter_imports_for_the_whole_family(family: Sandbox, tmp_path: Path) -> None:
+    first, *siblings = _servers(family)
+    assert len(siblings) == 2
+    # the grader started one interpreter; the others are its forks
+    assert _children(os.getpid()) >= {first.pid}
+    assert {s.pid for s in siblings} <= _children(first.pid)
+    assert not {s.pid for s in siblings} & _children(os.getpid())
+    script = tmp_path / "facts.py"
+    script.write_text(FACTS)
+    seen = [_run(family, script) for _ in range(3)]  # idle servers are lent last-in first
+    assert all(f["numpy"] and not f["socket"] for f in seen)  # preloaded, nothing of the server
+    assert len({f["random"] for f in seen}) == 3  # each run seeds afresh, siblings' included
+
+
+def test_each_server_has_a_group_of_its_own(family: Sandbox) -> None:
+    if cgroups.parent() is None:
+        pytest.skip("control groups need root and the pids controller")
+    first, *siblings = _servers(family)
+    servers = [first, *siblings]
+    for server in servers:
+        server.cap(64)  # waits until it has started
+    assert len({s.group for s in servers}) == 3
+    for server in servers:
+        assert server.group is not None
+        assert cgroups.members(server.group) == [server.pid]
+    # what sweeps the first server's group after a run spares its siblings, and the reverse
+    first.sweep()
+    siblings[0].sweep()
+    assert all(server.alive() for server in servers)
+
+
+def test_a_dead_sibling_is_replaced(family: Sandbox, tmp_path: Path) -> None:
+    _first, *siblings = _servers(family)
+    script = tmp_path / "facts.py"
+    script.write_text(FACTS)
+    victim = siblings[-1]  # the next one lent
+    pidfd = os.pidfd_open(victim.pid)
+    try:
+        os.kill(victim.pid, signal.SIGKILL)
+        select.select([pidfd], [], [])  # readable once it has exited
+    finally:
+        os.close(pidfd)
+    assert not victim.alive()
+    assert _run(family, script)["numpy"]
+    assert victim not in _servers(family)
+
+
+def test_closing_ends_every_server_of_the_family(tmp_path: Path) -> None:
+    box = replace(Sandbox.create(SandboxMode.AUTO).preloading(["numpy"]), _servers=ForkServers())
+    box.warm(3)
+    script = tmp_path / "facts.py"
+    script.write_text(FACTS)
+    _run(box, script)
+    pids = [s.pid for s in _servers(box)]
+    groups = [s.group for s in _servers(box)]
+    box.close()
+    assert all(_ended(pid) for pid in pids)
+    assert not any(group and os.path.exists(group) for group in groups)
