@@ -10,14 +10,15 @@ import select
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from grader.sandbox import Isolation, Limits, Sandbox, SandboxMode, cgroups
-from grader.sandbox.forkserver import ForkServer, ForkServers
+from grader.sandbox.forkserver import Child, ForkServer, ForkServers
 
 FACTS = """
 import json, random, sys
@@ -120,3 +121,26 @@ def test_closing_ends_every_server_of_the_family(tmp_path: Path) -> None:
     box.close()
     assert all(_ended(pid) for pid in pids)
     assert not any(group and os.path.exists(group) for group in groups)
+
+
+def test_waiting_for_a_busy_server_is_not_the_runs_time(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A forked run's clock starts once its fork exists: a server still importing numpy (slow
+    on a loaded machine) does not eat into the script's time limit."""
+    real = ForkServer.spawn
+
+    def busy(self: ForkServer, fds: Sequence[int], env: Mapping[str, str]) -> Child:
+        time.sleep(1.5)  # stands in for preloads that take longer than the run's whole limit
+        return real(self, fds, env)
+
+    monkeypatch.setattr(ForkServer, "spawn", busy)
+    box = replace(Sandbox.create(SandboxMode.AUTO).preloading(["numpy"]), _servers=ForkServers())
+    script = tmp_path / "quick.py"
+    script.write_text("print(1)\n")
+    try:
+        done = box.run([sys.executable, str(script)], stdin=b"", limits=Limits(time_s=1))
+    finally:
+        box.close()
+    assert (done.limit_hit, done.stdout) == (None, b"1\n")
+    assert done.wall_s < 1

@@ -91,6 +91,9 @@ def spawn_and_wait(
         try:
             if server is not None:
                 pid, pidfd, child = _fork(server, env, stdin, stdout, stderr, ready_w, config)
+                # its clock starts now: waiting for a server still busy with its preloads (on
+                # a loaded machine, seconds) is not the run's time
+                start = time.monotonic()
             elif group is None:
                 pid, pidfd, child = _spawn(argv, env, stdin, stdout, stderr, ready_w, config)
             else:
