@@ -379,6 +379,17 @@ class Sandbox:
     def _lease(self, python: str) -> contextlib.AbstractContextManager[ForkServer]:
         return self._servers.lease(self._server(python))
 
+    @classmethod
+    def start_servers(cls, preload: Iterable[str], count: int) -> None:
+        """Start the fork servers that ``count`` runs at once of an exercise preloading
+        ``preload`` will need, before anything else (a later ``create`` finds them idle): their
+        start-up overlaps what the caller does meanwhile. Nothing where runs cannot fork."""
+        if fork_unavailable() is None:
+            modules = tuple(dict.fromkeys(preload))
+            cls(SandboxMode.AUTO, frozenset(), {}, isolation=Isolation.FORK, preload=modules).warm(
+                count
+            )
+
     def warm(self, runs: int) -> None:
         """Start the fork servers that ``runs`` runs at once need, now, so that they are ready
         (numpy imported) by the first run; nothing where runs start fresh."""
