@@ -22,18 +22,24 @@ def children(pid: int) -> list[int]:
     return found
 
 
+def tree(pid: int) -> list[int]:
+    """``pid`` and every process below it, as /proc says now."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        one = todo.pop()
+        if one not in found:
+            found.append(one)
+            todo.extend(children(one))
+    return found
+
+
 def tree_cpu_s(pid: int) -> float:
     """CPU seconds of ``pid`` and every process below it, as /proc says now: of a run about to
     be killed, whose processes die unreaped by one another (so that no rusage counts them)."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0.0
-    todo = [pid]
-    seen: set[int] = set()
-    while todo:
-        found = todo.pop()
-        if found in seen:
-            continue
-        seen.add(found)
+    for found in tree(pid):
         try:
             with open(f"/proc/{found}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
@@ -41,5 +47,24 @@ def tree_cpu_s(pid: int) -> float:
             total += sum(int(x) for x in fields[11:15]) / tick
         except (OSError, ValueError, IndexError):
             continue
-        todo.extend(children(found))
     return total
+
+
+def most_queued_s(pid: int) -> float:
+    """The longest any one thread of ``pid``'s tree has waited, runnable, for a CPU (the
+    second field of schedstat): time a loaded machine kept from a run. One thread's, not the
+    sum: a run's own threads queueing behind each other are its own doing. 0 where the kernel
+    does not say."""
+    most = 0
+    for found in tree(pid):
+        try:
+            tasks = os.listdir(f"/proc/{found}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{found}/task/{task}/schedstat") as f:
+                    most = max(most, int(f.read().split()[1]))
+            except (OSError, ValueError, IndexError):
+                continue
+    return most / 1e9

@@ -350,6 +350,13 @@ class Sandbox:
         failure = "" if done.sandbox_ready else _tail(stderr)
         if done.timed_out and not done.sandbox_ready:  # never reached the submission
             failure = f"the sandbox was not up within {limits.time_s:g} s"
+        elif done.timed_out and done.wall_s - done.queued_s < limits.time_s - 0.01:
+            # three times its limit, and less than its limit its own: the machine's fault
+            raise InternalError(
+                f"this machine was too busy to give the run its {limits.time_s:g} s: it spent "
+                f"{done.queued_s:.1f} s of {done.wall_s:.1f} s waiting for a CPU; grade it "
+                "again with fewer runs at once (--jobs)"
+            )
         sig = -done.status if done.status < 0 else None
         hit: LimitHit | None = None
         if done.timed_out:

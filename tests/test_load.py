@@ -1,0 +1,91 @@
+"""On a loaded machine, time a run spends waiting for a CPU is not its own: its wall-clock limit
+grows by as much (up to three times the limit), and a run the machine starved even so is the
+grader's error, never the student's time-out.
+
+The load is made exact: the grader, its runs and a few busy loops share one CPU (affinity)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow  # seconds of deliberately starved runs: .ci/run's slow pass
+
+CPU = min(os.sched_getaffinity(0))
+RUN = r"""
+import json, os, sys
+os.sched_setaffinity(0, {%d})
+from grader.errors import InternalError
+from grader.sandbox import Limits, Sandbox, SandboxMode
+box = Sandbox.create(SandboxMode.AUTO)
+try:
+    limits = Limits(time_s=float(sys.argv[2]))
+    done = box.run([sys.executable, sys.argv[1]], stdin=b"", limits=limits)
+    print(json.dumps({"hit": done.limit_hit and str(done.limit_hit), "stdout": done.stdout.decode(),
+                      "cpu": done.cpu_s, "wall": done.wall_s}))
+except InternalError as exc:
+    print(json.dumps({"error": str(exc)}))
+""" % CPU  # noqa: UP031  (braces in the code)
+
+
+@pytest.fixture
+def hogs(request: pytest.FixtureRequest) -> Iterator[None]:
+    """``request.param`` busy loops on the grader's CPU."""
+    started = [
+        subprocess.Popen(
+            [sys.executable, "-c", "while True: pass"],
+            preexec_fn=lambda: os.sched_setaffinity(0, {CPU}),
+            start_new_session=True,  # each its own share where the kernel shares per session
+        )
+        for _ in range(request.param)
+    ]
+    try:
+        yield
+    finally:
+        for hog in started:
+            hog.kill()
+            hog.wait()
+
+
+def _run(script: Path, limit_s: float) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", RUN, str(script), str(limit_s)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
+@pytest.mark.parametrize("hogs", [2], indirect=True)
+def test_a_run_that_waited_for_a_cpu_still_gets_its_time(hogs: None, tmp_path: Path) -> None:
+    """0.4 s of CPU under a 1 s limit, with a third of a CPU: ~1.2 s of wall time, not a
+    time-out."""
+    script = tmp_path / "compute.py"
+    script.write_text(
+        "import time\nend = time.process_time() + 0.4\n"
+        "while time.process_time() < end:\n    pass\nprint('done')\n"
+    )
+    result = _run(script, 1.0)
+    assert result.get("hit") is None, result
+    assert result["stdout"] == "done\n"
+    assert isinstance(result["wall"], float) and result["wall"] > 1.0  # it did wait
+
+
+@pytest.mark.parametrize("hogs", [4], indirect=True)
+def test_a_run_the_machine_starved_is_the_graders_error(hogs: None, tmp_path: Path) -> None:
+    """An endless loop with a fifth of a CPU: after three times its limit it has had less than
+    its time, which is not the student's to answer for (it used to read: "it was waiting, not
+    computing")."""
+    script = tmp_path / "loop.py"
+    script.write_text("while True:\n    pass\n")
+    result = _run(script, 0.5)
+    assert "error" in result, result
+    assert "busy" in str(result["error"])
