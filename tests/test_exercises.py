@@ -127,3 +127,23 @@ def test_a_ratio_tie_is_refused(root: Root, reference_dir: Path) -> None:
     rounds = "draft: a a | target: a a b\n" * 131 + "draft: a | target: a b\n" * 69
     found = validate(material(load_exercise("specdec", root)), rounds.encode())
     assert found == "531 tokens in 200 rounds: the ratio is a tie float64 breaks"
+
+
+def test_every_accepted_quantize_solution_rounds_an_exact_tie_to_even(
+    reference_dir: Path,
+) -> None:
+    """-0.25 in a group whose largest |w| is 0.5: w * 127 / 0.5 is exactly -63.5, in float64
+    too, so the statement allows it; -64 whatever the arithmetic (a 40-digit Decimal that
+    divides by a rounded scale once printed -63)."""
+    import subprocess
+    import sys
+
+    tie = b"0.5 -0.25 0.001 3\n3\n"
+    folder = reference_dir / "quantize"
+    expected = subprocess.run(
+        [sys.executable, str(folder / "solution.py")], input=tie, capture_output=True, check=True
+    ).stdout
+    assert expected.startswith(b"group 1: scale 0.00394 q 127 -64 0\n")
+    for accepted in sorted((folder / "accepted").glob("*.py")):
+        done = subprocess.run([sys.executable, str(accepted)], input=tie, capture_output=True)
+        assert done.stdout == expected, accepted.name

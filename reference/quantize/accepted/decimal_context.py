@@ -19,8 +19,11 @@ text = sys.stdin.read().split("\n")
 weights = [Decimal(w) for w in text[0].split()]
 errors = Decimal(0)
 for number, group in enumerate(groups(weights, int(text[1])), start=1):
-    scale = max(abs(w) for w in group) / 127
-    q = [(w / scale).to_integral_value(rounding=ROUND_HALF_EVEN) if scale else 0 for w in group]
+    top = max(abs(w) for w in group)
+    scale = top / 127
+    # w * 127 / top, not w / scale: one rounding (of the exact quotient, to 40 digits), so an
+    # exact tie (0.5 -0.25: -63.5) stays one; w / scale divides by a rounded scale (-63.4999...)
+    q = [(w * 127 / top).to_integral_value(rounding=ROUND_HALF_EVEN) if top else 0 for w in group]
     errors += sum(abs(w - k * scale) for w, k in zip(group, q))
     print(f"group {number}: scale {five(scale)} q {' '.join(str(int(k)) for k in q)}")
 print(f"mean error: {five(errors / len(weights))}")
