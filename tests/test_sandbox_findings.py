@@ -56,6 +56,8 @@ payloads = {
     "memory_escapes.py": None,
     "many_tasks.py": None,
     "list_usr.py": None,
+    "host_settings.py": None,
+    "stack_memory.py": None,
 }
 box = Sandbox.create(SandboxMode(args["mode"]), hide=[args["secret_dir"]])
 out = {"layers": sorted(box.layers), "notice": box.notice()}
@@ -388,3 +390,21 @@ def test_excluded_folders_leave_an_allow_list(tmp_path: Path) -> None:
     assert not [
         p for p in readable(())[0] if p == grader_package or p.startswith(grader_package + "/")
     ]
+
+
+def test_host_kernel_settings_stay_unwritable(seen: dict[str, Any]) -> None:
+    """Red team: as root without a uid of its own and without Landlock, the run's uid maps to
+    root, and /proc/sys of its own /proc was writable: it could change the host's sysctls."""
+    lines = seen[f"{seen['sandboxed']}:host_settings.py"]
+    assert len(lines) == 3 and _ok(lines) == [], lines
+    if seen["environment"] == "root":  # the control: root without the sandbox may
+        assert len(_ok(seen["off:host_settings.py"])) == 3
+
+
+def test_the_stack_counts_against_the_memory_limit(seen: dict[str, Any]) -> None:
+    """Red team: the stack's hard limit was unlimited, and RLIMIT_DATA does not count it: deep
+    C recursion held 2.4 GB under a 512 MB limit. Now at most the memory limit (128 MB here),
+    with the sandbox off too (limits always apply)."""
+    for mode in (seen["sandboxed"], "off"):
+        lines = seen[f"{mode}:stack_memory.py"]
+        assert lines[-1].startswith("stack ") and int(lines[-1].split()[1]) <= 128, lines

@@ -93,6 +93,12 @@ def _limits(cfg: Config) -> None:
     # A generous address space: what RLIMIT_DATA misses (read-only mappings whose page tables
     # still cost memory) stays bounded; numpy needs ~300 MB of it.
     _cap(resource.RLIMIT_AS, data + (2 << 30))
+    # The main thread's stack is not data: unlimited (as it often is), a script could raise
+    # its own limit and hold gigabytes in deep C recursion. At most the memory limit.
+    soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+    most = cfg["data_bytes"] if hard == resource.RLIM_INFINITY else min(hard, cfg["data_bytes"])
+    soft = most if soft == resource.RLIM_INFINITY else min(soft, most)
+    resource.setrlimit(resource.RLIMIT_STACK, (soft, most))
     _cap(resource.RLIMIT_FSIZE, cfg["fsize_bytes"])
     _cap(resource.RLIMIT_NOFILE, cfg["nofile"])
 

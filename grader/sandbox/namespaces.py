@@ -104,8 +104,10 @@ def build_root(
     _mount("tmpfs", root + workdir, "tmpfs", _MS_NOSUID | _MS_NODEV, options)
     os.makedirs(root + "/proc", exist_ok=True)
     # Mounted while the host's /proc is still visible (the kernel requires it) and by pid 1 of
-    # the new PID namespace, so that it shows the run's processes only.
-    _mount("proc", root + "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
+    # the new PID namespace, so that it shows the run's processes only. Read-only: as root
+    # without a uid of its own the run's uid maps to root, and /proc/sys would take the host's
+    # kernel settings from it wherever no Landlock refuses the write.
+    _mount("proc", root + "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC | _MS_RDONLY)
     os.chdir(root)
     libc = _libc()
     if libc.syscall(_pivot_root_number(), b".", b".") != 0:  # new root and old stacked on "."
