@@ -59,9 +59,10 @@ def test_github_workflow(student_repo: Path, tmp_path: Path) -> None:
 
 def test_gitlab_job(student_repo: Path) -> None:
     job = yaml.safe_load((EXAMPLES / "ci" / "gitlab-ci.yml").read_text())["grade"]
-    for line in _grade_lines(job["script"]):
-        assert _run(line, student_repo).returncode == 1
     report = student_repo / job["artifacts"]["reports"]["junit"]
+    for line in _grade_lines(job["script"]):
+        done = _run(line, student_repo)
+        assert done.returncode == 1, (done.stderr, report.exists() and report.read_text())
     assert report.read_text().startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuite')
 
 

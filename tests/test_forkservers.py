@@ -144,3 +144,26 @@ def test_waiting_for_a_busy_server_is_not_the_runs_time(
         box.close()
     assert (done.limit_hit, done.stdout) == (None, b"1\n")
     assert done.wall_s < 1
+
+
+def test_the_first_servers_runs_never_sweep_a_sibling_away(tmp_path: Path) -> None:
+    """A sibling joins its own group after the fork: the first server must not serve a run,
+    whose end kills what is left in its group, before every sibling has left that group (it
+    waits for each; before, only the siblings' speed kept them out of the sweep)."""
+    if cgroups.parent() is None:
+        pytest.skip("control groups need root and the pids controller")
+    script = tmp_path / "quick.py"
+    script.write_text("pass\n")
+    pool = ForkServers()
+    box = replace(Sandbox.create(SandboxMode.AUTO).preloading(["numpy"]), _servers=pool)
+    try:
+        box.warm(8)
+        first, *siblings = _servers(box)
+        pool._idle[first.python, box.preload].remove(first)
+        pool._idle[first.python, box.preload].append(first)  # lent first
+        done = box.run([sys.executable, str(script)], stdin=b"", limits=Limits())
+        assert done.exit_code == 0
+        assert all(sibling.alive() for sibling in siblings)
+        assert all(cgroups.members(s.group or "") == [s.pid] for s in siblings)
+    finally:
+        box.close()

@@ -203,17 +203,25 @@ def _fork_siblings(control: socket.socket) -> socket.socket:
     groups = [a.removeprefix("--sibling=") for a in sys.argv if a.startswith("--sibling=")]
     fds = [CONTROL_FD + 1 + i for i in range(len(groups))]
     for fd, group in zip(fds, groups, strict=True):
+        joined_r, joined_w = os.pipe()
         pid = _fork()
         if pid == 0:  # the sibling: single-threaded, no child yet, as a new server is
             control.close()
+            os.close(joined_r)
             for other in fds:
                 if other != fd:
                     with contextlib.suppress(OSError):
                         os.close(other)
             own = socket.socket(fileno=fd)
             _become_a_server(own, group)
+            os.close(joined_w)  # out of this server's group now
             return own
         os.close(fd)  # no fork (pid -1): the grader finds it never started
+        os.close(joined_w)
+        # Wait until it has left this group: a run served here meanwhile would end with every
+        # process left in the group killed, the sibling with them.
+        os.read(joined_r, 1)
+        os.close(joined_r)
     return control
 
 
