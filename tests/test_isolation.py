@@ -173,3 +173,21 @@ def test_what_a_preloaded_module_prints_is_not_in_the_runs_output(tmp_path: Path
     for run in (box, box.fresh()):
         found = run.run([sys.executable, str(script)], stdin=b"", limits=Limits())
         assert found.stdout == b"hello\n", run.isolation
+
+
+def test_an_exit_code_of_an_int_subclass_is_the_ints(
+    boxes: dict[Isolation, Sandbox], tmp_path: Path
+) -> None:
+    """Red team: an int subclass whose ``&`` returns a string made the run's own exit fail
+    (a traceback through the grader's frames, exit 1); Python exits with the int's value."""
+    import subprocess
+
+    script = tmp_path / "exit.py"
+    script.write_text(
+        "class Code(int):\n    def __and__(self, other):\n        return 'x'\n"
+        "raise SystemExit(Code(5))\n"
+    )
+    plain = subprocess.run([sys.executable, str(script)], capture_output=True)
+    for box in boxes.values():
+        run = box.run([sys.executable, str(script)], stdin=b"", limits=Limits())
+        assert (run.exit_code, run.stderr) == (plain.returncode, plain.stderr) == (5, b"")

@@ -333,7 +333,10 @@ def _exit_status(exc: SystemExit) -> int:
     if code is None:
         return 0
     if isinstance(code, int):
-        return code & 0xFF
+        value = int.__int__(code)  # its value, as C reads it: a subclass's operators play no part
+        if not -(1 << 63) <= value < 1 << 63:
+            value = -1  # too large for a C long: Python exits with -1 (255) then
+        return value & 0xFF
     sys.stderr.write(f"{code}\n")
     return 1
 
