@@ -65,11 +65,15 @@ def discover(
     """
     found: list[Submission] = []
     for raw in paths:
+        # a path as given, a link or not, is the caller's own choice; a glob's links are not
         matches = [Path(raw)] if Path(raw).exists() else [Path(p) for p in sorted(glob.glob(raw))]
         if not matches:
             raise UsageError(f"no submission at {raw}")
         for path in matches:
-            found.extend(_expand(path, limit, expected))
+            if path != Path(raw) and path.is_symlink():
+                found.append(_linked(path, path.name if path.is_dir() else str(path), limit))
+            else:
+                found.extend(_expand(path, limit, expected))
     if not found:  # a wrong path in CI must not go green with "0 submissions"
         raise UsageError(f"no submissions in {', '.join(paths)}")
     names = [s.name for s in found]
@@ -79,22 +83,34 @@ def discover(
     return sorted(found, key=lambda s: s.name)
 
 
+def _linked(path: Path, name: str, limit: int) -> Submission:
+    """A symbolic link found in a class, never followed: a student's folder or file linking to
+    one the grader can read and the student cannot (a reference, a private folder) would be
+    graded as theirs, or shown in a SyntaxError."""
+    if path.is_dir():
+        return Submission(name, path, "is a symbolic link; grade the folder itself")
+    return Submission(name, path, submission_problem(path, limit))
+
+
 def _expand(path: Path, limit: int, expected: str | None) -> list[Submission]:
     if not path.is_dir():
         return [Submission(str(path), path, submission_problem(path, limit))]
     children = _visible(path)
-    if sum(p.suffix == ".py" for p in children) == 1 and not any(p.is_dir() for p in children):
+    # one student's folder: one script (beside notes, data...), no sub-folder, no notebook (a
+    # notebook is a submission of its own, refused with its advice)
+    scripts = sum(p.suffix == ".py" for p in children)
+    if scripts == 1 and not any(p.is_dir() or p.suffix == ".ipynb" for p in children):
         return [_from_folder(path, path.name, limit, expected)]
-    return [
-        _from_folder(child, child.name, limit, expected)
-        if child.is_dir()
-        else Submission(
-            child.stem if child.suffix == ".py" else child.name,
-            child,
-            submission_problem(child, limit),
-        )
-        for child in children
-    ]
+    found: list[Submission] = []
+    for child in children:
+        name = child.name if child.is_dir() or child.suffix != ".py" else child.stem
+        if child.is_symlink():
+            found.append(_linked(child, name, limit))
+        elif child.is_dir():
+            found.append(_from_folder(child, name, limit, expected))
+        else:
+            found.append(Submission(name, child, submission_problem(child, limit)))
+    return found
 
 
 def parse_shard(text: str) -> tuple[int, int]:

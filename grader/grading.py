@@ -49,6 +49,9 @@ def submission_problem(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> str | N
         return "is a symbolic link; grade the file itself"
     if stat.S_ISDIR(info.st_mode):
         return "is a folder; give the .py file to grade"
+    linked = _linked_folder(path)
+    if linked is not None:  # a link committed to a student's repository, where CI grades
+        return f"is reached through {linked}, a symbolic link; give its real path"
     if not stat.S_ISREG(info.st_mode):
         return "is not a regular file"  # a FIFO or a device would hang or flood the grader
     if path.suffix == ".ipynb":
@@ -68,6 +71,22 @@ def submission_problem(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> str | N
         data.decode("utf-8")
     except UnicodeDecodeError:
         return "is not UTF-8 text"
+    return None
+
+
+def _linked_folder(path: Path) -> str | None:
+    """The first folder on ``path`` below the working directory that is a symbolic link, if
+    any. What lies above (or outside) it is the caller's own set-up, followed as it is."""
+    here = Path.cwd()
+    try:
+        below = (path if path.is_absolute() else here / path).parent.relative_to(here)
+    except ValueError:
+        return None
+    step = here
+    for part in below.parts:
+        step = step / part
+        if step.is_symlink():
+            return str(step.relative_to(here))
     return None
 
 

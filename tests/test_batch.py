@@ -66,6 +66,42 @@ def test_discovery_rules(klass: Path) -> None:
         discover([str(klass / "nobody")])
 
 
+def test_a_linked_folder_or_file_in_a_class_is_refused(klass: Path, tmp_path: Path) -> None:
+    """Red team: a student's folder that is a symbolic link to a folder the grader can read
+    and the student cannot (the reference's, a private one) was graded as theirs: 11/11."""
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    (private / "solution.py").write_text("print(42)\n")
+    (klass / "mallory").symlink_to(private)
+    (klass / "trent").symlink_to(klass / "alice", target_is_directory=True)
+    found = {s.name: s for s in discover([str(klass)])}
+    assert found["mallory"].problem == "is a symbolic link; grade the folder itself"
+    assert found["trent"].problem == "is a symbolic link; grade the folder itself"
+    globbed = {s.name: s for s in discover([str(klass / "*")])}
+    assert globbed["mallory"].problem == "is a symbolic link; grade the folder itself"
+    assert globbed["alice"].problem is None
+    # a path given as it is, link or not, is the caller's own choice
+    assert [s.problem for s in discover([str(klass / "mallory")])] == [None]
+
+
+def test_a_class_with_one_script_and_a_notebook_is_a_class(tmp_path: Path) -> None:
+    """Newcomer: alice.py, bob.ipynb and carol.txt were one submission (alice's script, named
+    after the folder): bob and carol had no row at all."""
+    room = tmp_path / "class2"
+    room.mkdir()
+    (room / "alice.py").write_text("print(1)\n")
+    (room / "bob.ipynb").write_text("{}")
+    (room / "carol.txt").write_text("1\n")
+    found = {s.name: s for s in discover([str(room)])}
+    assert sorted(found) == ["alice", "bob.ipynb", "carol.txt"]
+    assert found["bob.ipynb"].problem is not None and "nbconvert" in found["bob.ipynb"].problem
+    # a student's own folder, with notes beside the script, is still one submission
+    (tmp_path / "dan").mkdir()
+    (tmp_path / "dan" / "quantize.py").write_text("print(1)\n")
+    (tmp_path / "dan" / "notes.txt").write_text("todo\n")
+    assert [s.name for s in discover([str(tmp_path / "dan")])] == ["dan"]
+
+
 def test_shards_partition_the_class(klass: Path) -> None:
     everyone = discover([str(klass)])
     for n in (1, 2, 3, 7, 9):

@@ -353,6 +353,28 @@ def test_a_symlinked_submission_is_refused(tmp_path: Path) -> None:
     assert "the answer" not in result.output
 
 
+def test_a_submission_inside_a_linked_folder_of_the_checkout_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red team: in CI the working directory is the student's repository, where a committed
+    link (src -> a private folder) led the grader to a file the student cannot read."""
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    (private / "mine.py").write_text("API_TOKEN = 's3cr3t' oops\n")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "src").symlink_to(private)
+    monkeypatch.chdir(repo)
+    result = grade_cli("add", "src/mine.py", env=IN_COURSE)
+    assert result.exit_code == 2, result.output
+    assert "is reached through src, a symbolic link" in result.stderr
+    assert "s3cr3t" not in result.output
+    # a path outside the working directory is the caller's own: followed as given
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert grade_cli("add", str(repo / "src" / "mine.py"), env=IN_COURSE).exit_code == 1
+
+
 def test_gradebooks_never_replace_a_submission_or_a_merge_input(tmp_path: Path) -> None:
     mine = tmp_path / "mine.py"
     mine.write_text("print(6)\n")
