@@ -274,7 +274,10 @@ def set_case_meta(spec: Path, name: str, fields: dict[str, object]) -> str:
     if fields:
         # JSON strings and numbers are valid YAML scalars, quoted safely
         block += [f"  {name}:", *(f"    {k}: {json.dumps(v)}" for k, v in fields.items())]
-    text = "\n".join([*lines[: start + 1], *block, *lines[end:]]) + "\n"
+    head = lines[: start + 1]
+    if all(not line.strip() or line.strip().startswith("#") for line in block):
+        head = lines[:start]  # no case left: no bare "cases:" (null) either
+    text = "\n".join([*head, *block, *lines[end:]]) + "\n"
     meta = parse_case_meta(spec, (parse_yaml(spec, text) or {}).get("cases")).get(name)
     if fields and meta is None:
         raise ExerciseError(spec, f"could not add cases.{name}; add the metadata by hand")

@@ -225,7 +225,8 @@ def load_exercise(name: str, root: Root) -> Exercise:
         statement=f.get("statement", str, _REQUIRED),
         limits=_limits(path, f.get("limits", dict, {})),
         comparator=comparator,
-        case_meta=parse_case_meta(path, f.get("cases", dict, None)),
+        # `cases:` with nothing under it (a teacher's edit) is no metadata, as no key is
+        case_meta=parse_case_meta(path, f.get("cases", object, None)),
         spec_path=path,
         root=root,
         preload=tuple(preload),

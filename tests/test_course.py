@@ -208,6 +208,19 @@ def test_case_commands_keep_files_and_metadata_together(course_dir: Path) -> Non
     assert run("verify", "add").exit_code == 0
 
 
+def test_removing_every_case_of_the_spec_leaves_an_exercise_that_loads(course_dir: Path) -> None:
+    """Newcomer, following the README's steps: after `grade new`, removing its two cases left
+    a bare `cases:` in the spec, which the loader refused (exit 3 for every command after)."""
+    assert run("new", "ex2").exit_code == 0
+    for name in ("01-sample", "02-negative"):  # the two `grade new` writes
+        removed = run("rm-case", "ex2", name)
+        assert removed.exit_code == 0, removed.output
+    assert load_exercise("ex2", find_root(environ={})).case_meta == {}
+    assert run("list").exit_code == 0
+    added = run("add-case", "ex2", "01-again", "--input", "-", input=b"1 2\n")
+    assert added.exit_code == 0, added.output
+
+
 def test_new_refuses_a_command_name_and_an_installed_package(course_dir: Path) -> None:
     result = run("new", "list")
     assert result.exit_code == 2
