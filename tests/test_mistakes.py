@@ -67,3 +67,14 @@ def test_each_shipped_mistake_is_recognised_on_the_public_cases(
                 named,
             )
             assert all(o.diagnosis is not None for o in answered)
+
+
+@pytest.mark.parametrize("fmt", ["junit", "gradescope", "github"])
+def test_every_format_names_the_mistake(tmp_path: Path, fmt: str) -> None:
+    """Newcomer: the mistake took the place of the case's hint, and then only rich, plain, html
+    and json printed it: a Gradescope student got neither."""
+    script = tmp_path / "mine.py"
+    script.write_text("xs = input().split()\nprint(sum(int(x) for x in xs[:-1]))\n")
+    args = ["add", str(script), "--root", str(COURSE), "--format", fmt]
+    result = CliRunner().invoke(cli, args, catch_exceptions=False)
+    assert "a program that forgets the last number" in result.stdout, result.stdout

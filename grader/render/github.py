@@ -28,7 +28,9 @@ def render_github(feedback: Feedback) -> str:
     for outcome in failed[:MAX_ANNOTATIONS]:
         title = f"{feedback.exercise}: {outcome.title} ({outcome.verdict.value})"
         message = outcome.message
-        if outcome.hint:
+        if outcome.diagnosis is not None:  # says more than the hint, which it replaces
+            message += f"\nmistake: {outcome.diagnosis.message}"
+        elif outcome.hint:
             message += f"\nhint: {outcome.hint}"
         # file= makes GitHub show the annotation on the submission (a path from the workspace)
         where = f"file={escape_property(feedback.submission)},title={escape_property(title)}"

@@ -229,6 +229,8 @@ def case_details(outcome: CaseFeedback) -> str:
     if outcome.passed:
         return ""
     out = Text()
+    if outcome.diagnosis is not None:  # in place of the case's hint, which _details leaves out
+        _row(out, "mistake", safe(outcome.diagnosis.message))
     _details(out, outcome)
     return "\n".join(line[5:] for line in out.plain.splitlines()) + "\n"
 
