@@ -412,3 +412,12 @@ def test_add_case_offers_every_visibility() -> None:
     from grader.records import Visibility
 
     assert tuple(v.value for v in Visibility) == VISIBILITIES
+
+
+def test_help_on_a_command_that_does_not_exist_is_a_usage_error() -> None:
+    """Newcomer: `grade help nonsense` printed check's help and exited 0."""
+    result = grade_cli("help", "nonsense")
+    assert result.exit_code == 2
+    assert "no command 'nonsense'" in result.stderr
+    assert " batch [OPTIONS] EXERCISE PATHS" in grade_cli("help", "batch").stdout
+    assert "Grade a Python script against" in grade_cli("help", "help").stdout

@@ -35,7 +35,14 @@ class DefaultGroup(click.Group):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and args[0] == "help":  # grade help [COMMAND], as git and pip take it
-            args = [*args[1:2], "--help"]
+            topic = [word for word in args[1:2] if word != "help"]
+            if topic and topic[0] not in self.commands:
+                from ..text import closest
+
+                close = closest(topic[0], self.commands)
+                hint = f"; did you mean 'grade help {close}'?" if close else ""
+                raise click.UsageError(f"no command {topic[0]!r}{hint}", ctx)
+            args = [*topic, "--help"]
         lone = len(args) == 1 and args[0] not in self.commands and not args[0].startswith("-")
         if lone and not ctx.resilient_parsing and args[0] not in _exercises_here():
             from ..text import closest
