@@ -20,6 +20,9 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
+RIGHT_ANYWAY = " (the output itself was right)"
+
+
 def judge(case: Case, run: RunResult, comparator: Comparator, limits: Limits) -> CaseOutcome:
     stdout, stderr = decode(run.stdout), decode(run.stderr)
     comparison: Comparison | None = None
@@ -56,7 +59,7 @@ def judge(case: Case, run: RunResult, comparator: Comparator, limits: Limits) ->
         if why:
             message += f": {why}"
         if _right_anyway(comparator, case.expected, stdout):
-            message += " (the output itself was right)"
+            message += RIGHT_ANYWAY
     else:
         comparison = comparator(case.expected, stdout)
         verdict = Verdict.PASSED if comparison.ok else Verdict.WRONG_ANSWER

@@ -4,14 +4,14 @@ where the reference is at hand (a teacher's copy), the reference's answer beside
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .checker import comparator_for
 from .errors import ExitCode, GraderError
 from .expected import reference_output
 from .grading import Plan
-from .judge import judge
+from .judge import RIGHT_ANYWAY, judge
 from .material import Material, material, validate
 from .records import Case, CaseOutcome, Comparison
 from .render.escape import safe
@@ -22,6 +22,7 @@ class Tried:
     outcome: CaseOutcome  # the submission's run, judged against the reference when there is one
     reference: str | None  # what the reference printed; None where it is not at hand
     invalid: str | None  # why the input is outside the statement, when a validator says so
+    why_alone: str = ""  # why there is no reference output to show, when there is none
 
     @property
     def exit_code(self) -> int:
@@ -39,7 +40,7 @@ class Tried:
         if self.reference is None:
             if o.message and o.exit_code != 0:
                 lines.append(f"{o.verdict.value}: {safe(o.message)}")
-            lines.append("(no reference solution here to compare with: run a sample case's input)")
+            lines.append(f"({self.why_alone})")
         else:
             lines += ["reference output:", *_indented(self.reference)]
             lines.append(f"{o.verdict.value}: {safe(o.message)}")
@@ -61,7 +62,11 @@ def try_input(plan: Plan, script: Path, data: bytes) -> Tried:
     found = _material(plan)
     invalid = validate(found, data) if found is not None else None
     reference = None
-    if found is not None and invalid is None:
+    why = "no reference solution here to compare with: run a sample case's input"
+    if found is not None and invalid is not None:
+        why = "no reference output: the input is outside the statement"
+    elif found is not None:
+        why = "no reference output: the reference solution fails on this input"
         with contextlib.suppress(GraderError):  # the reference fails on it: show the run alone
             reference = reference_output(plan.exercise, data, runner=plan.runner)
     case = Case(name="your-input", input=data, expected=reference or "", title="your input")
@@ -69,7 +74,9 @@ def try_input(plan: Plan, script: Path, data: bytes) -> Tried:
     # without a reference there is nothing to compare with (a checker needs the expected too)
     compare = comparator_for(plan, case) if reference is not None else _nothing_to_compare
     outcome = judge(case, run, compare, plan.limits)
-    return Tried(outcome, reference, invalid)
+    if reference is None:  # nor anything to have been right about
+        outcome = replace(outcome, message=outcome.message.replace(RIGHT_ANYWAY, ""))
+    return Tried(outcome, reference, invalid, why)
 
 
 def _nothing_to_compare(expected: str, got: str) -> Comparison:

@@ -47,6 +47,20 @@ def test_run_shows_the_output_and_the_references_answer(tmp_path: Path) -> None:
     assert "grade: note: this input is outside the statement" in invalid.stderr
 
 
+def test_run_on_an_input_outside_the_statement_claims_nothing(tmp_path: Path) -> None:
+    """Newcomer, in a teacher's copy: a crash on an input the statement does not allow was
+    "(the output itself was right)", with nothing to compare with, and the reference that is
+    right there was said not to be."""
+    script = tmp_path / "mine.py"
+    script.write_text("print(sum(int(x) for x in input().split()))\n")
+    result = run("run", "add", str(script), "--root", str(COURSE), input=b"ten\n")
+    assert result.exit_code == 1
+    assert "runtime_error" in result.stdout
+    assert "was right" not in result.stdout
+    assert "no reference solution here" not in result.stdout
+    assert "(no reference output: the input is outside the statement)" in result.stdout
+
+
 def test_run_without_a_reference_just_runs(tmp_path: Path) -> None:
     course = tmp_path / "course"  # a student's copy: no reference/
     shutil.copytree(COURSE / "exercises", course / "exercises", dirs_exist_ok=True)
