@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import junitparser
@@ -148,14 +149,19 @@ def test_step_summary_is_appended_when_set(add: Exercise, tmp_path: Path) -> Non
 
 
 def test_summary_escapes_markdown_and_html() -> None:
+    """Newcomer: an image a student's output names (![x](https://...)) was shown as one in the
+    job summary; every markup character is escaped now, HTML's included."""
     hostile = _outcome(
-        "pipe|<b>bold</b>",
+        "pipe|<b>bold</b> *x*",
         Verdict.WRONG_ANSWER,
-        "line 1, token 1: expected '<script>', got 'a|b'",
+        "line 1, token 1: expected '<script>', got '![x](https://e.example/p.png)' [a](b) a|b",
     )
     text = render_github_summary(Report("add", "my.py", (hostile,)).feedback())
     row = text.splitlines()[-2]
-    assert "<" not in text and "&lt;script&gt;" in text and "&lt;b&gt;" in text
+    cells = re.split(r"(?<!\\) \| ", row.strip("| "))
+    for cell in (cells[1], cells[5]):  # the title and the problem: nothing left to interpret
+        assert re.search(r"(?<!\\)[<>*\[\]()!|&]", cell) is None, cell
+    assert "https://" not in text and "\\<script\\>" in text
     assert row.count(" | ") == 5 and "a\\|b" in row and "pipe\\|" in row  # six cells, no more
 
 

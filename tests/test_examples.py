@@ -54,7 +54,7 @@ def test_github_workflow(student_repo: Path, tmp_path: Path) -> None:
         result = _run(line, student_repo, GITHUB_STEP_SUMMARY=str(summary))
         assert result.returncode == 1, result.stderr  # the student's file fails two cases
         assert result.stdout.startswith("::error file=quantize.py,title=quantize%3A Exact .5 ties")
-    assert "| ❌ | Exact .5 ties round to even | wrong_answer |" in summary.read_text()
+    assert "| ❌ | Exact \\.5 ties round to even | wrong_answer |" in summary.read_text()
 
 
 def test_gitlab_job(student_repo: Path) -> None:

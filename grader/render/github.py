@@ -7,7 +7,7 @@ The summary is Markdown for ``$GITHUB_STEP_SUMMARY``: HTML and table syntax in i
 
 from __future__ import annotations
 
-import html
+import re
 
 from ..records import Feedback
 
@@ -42,8 +42,14 @@ def render_github(feedback: Feedback) -> str:
     return "\n".join(lines) + "\n"
 
 
+_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation character
+
+
 def _cell(text: str) -> str:
-    return html.escape(" ".join(text.split()), quote=False).replace("|", "\\|")
+    """Text as Markdown shows it literally: each punctuation character backslash-escaped, as
+    CommonMark allows for all of them (no link, image, emphasis, HTML, entity or autolink is
+    left, and a pipe cannot end the table's cell)."""
+    return _PUNCTUATION.sub(r"\\\1", " ".join(text.split()))
 
 
 def render_github_summary(feedback: Feedback) -> str:
