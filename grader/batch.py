@@ -48,6 +48,9 @@ def _from_folder(folder: Path, name: str, limit: int, expected: str | None) -> S
     if expected is not None and (folder / expected).is_file():
         return Submission(name, folder / expected, submission_problem(folder / expected, limit))
     scripts = [p for p in _visible(folder) if p.suffix == ".py" and p.is_file()]
+    notebooks = [p for p in _visible(folder) if p.suffix == ".ipynb"]
+    if not scripts and len(notebooks) == 1:  # refused, with the advice to export it
+        return Submission(name, notebooks[0], submission_problem(notebooks[0], limit))
     if len(scripts) != 1:
         found = ", ".join(p.name for p in scripts) or "none"
         wanted = f"{expected}, or one .py file," if expected is not None else "one .py file"
@@ -96,10 +99,10 @@ def _expand(path: Path, limit: int, expected: str | None) -> list[Submission]:
     if not path.is_dir():
         return [Submission(str(path), path, submission_problem(path, limit))]
     children = _visible(path)
-    # one student's folder: one script (beside notes, data...), no sub-folder, no notebook (a
-    # notebook is a submission of its own, refused with its advice)
-    scripts = sum(p.suffix == ".py" for p in children)
-    if scripts == 1 and not any(p.is_dir() or p.suffix == ".ipynb" for p in children):
+    # one student's folder: one script or notebook (beside notes, data...), no sub-folder; a
+    # notebook is a submission of its own, refused with the advice to export it
+    scripts = sum(p.suffix in (".py", ".ipynb") for p in children)
+    if scripts == 1 and not any(p.is_dir() for p in children):
         return [_from_folder(path, path.name, limit, expected)]
     found: list[Submission] = []
     for child in children:

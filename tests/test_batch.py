@@ -102,6 +102,19 @@ def test_a_class_with_one_script_and_a_notebook_is_a_class(tmp_path: Path) -> No
     assert [s.name for s in discover([str(tmp_path / "dan")])] == ["dan"]
 
 
+def test_a_folder_holding_only_a_notebook_gets_the_notebooks_advice(tmp_path: Path) -> None:
+    """Newcomer: in a class it said "expected one .py file in the folder, found none", and
+    given alone the row was named after the notebook, not the student."""
+    room = tmp_path / "subs"
+    (room / "gina").mkdir(parents=True)
+    (room / "gina" / "q.ipynb").write_text("{}")
+    (room / "hal").mkdir()
+    (room / "hal" / "quantize.py").write_text("print(1)\n")
+    for found in (discover([str(room)]), discover([str(room / "gina")])):
+        gina = next(s for s in found if s.name == "gina")
+        assert gina.problem is not None and "nbconvert" in gina.problem, gina
+
+
 def test_shards_partition_the_class(klass: Path) -> None:
     everyone = discover([str(klass)])
     for n in (1, 2, 3, 7, 9):
