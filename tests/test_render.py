@@ -223,6 +223,8 @@ def test_safe_escapes_controls_and_bidi_but_keeps_unicode() -> None:
     assert safe("a\x1b[31mb") == "a\\x1b[31mb"
     assert safe("x\u202ey") == "x\\u202ey"
     assert safe("\tq\r") == "\\tq\\x0d"
+    # Newcomer: a no-break space read like a space in the "got" line; so would a zero-width one
+    assert safe("q\xa02 a\u200bb") == "q\\xa02 a\\u200bb"
 
 
 def test_long_lines_are_cut_around_the_mismatch() -> None:

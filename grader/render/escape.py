@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
-
 # Bidirectional overrides can make shown text read differently from what was printed.
 _BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F)}
 
@@ -16,12 +14,12 @@ def _escape_char(ch: str) -> str:
 
 
 def safe(text: str) -> str:
-    """``text`` (one line) with control and bidi characters written as visible escapes."""
+    """``text`` (one line) with every character Python does not call printable written as a
+    visible escape: controls, bidi overrides, and the spaces that read as a space or as
+    nothing (a no-break space, a zero-width one), which would hide where output differs."""
     if text.isprintable():
         return text
-    return "".join(
-        _escape_char(ch) if ch in _BIDI or unicodedata.category(ch) == "Cc" else ch for ch in text
-    )
+    return "".join(ch if ch.isprintable() and ch not in _BIDI else _escape_char(ch) for ch in text)
 
 
 def shorten(text: str, width: int) -> str:
