@@ -82,7 +82,7 @@ def add_case(
     if title is not None:
         fields["title"] = title
     if points is not None:
-        fields["points"] = points
+        fields["points"] = _number(points)
     if hint is not None:
         fields["hint"] = hint
     if sample:
@@ -102,12 +102,17 @@ def add_case(
     return NewCase(name, expected, folder)
 
 
+def _number(value: float) -> float | int:
+    """2, not 2.0, in a spec a teacher reads."""
+    return int(value) if float(value).is_integer() else value
+
+
 def _fields(meta: CaseMeta) -> dict[str, object]:
     fields: dict[str, object] = {}
     if meta.title is not None:
         fields["title"] = meta.title
     if meta.points != 1.0:
-        fields["points"] = meta.points
+        fields["points"] = _number(meta.points)
     if meta.hint is not None:
         fields["hint"] = meta.hint
     if meta.visibility is not None:

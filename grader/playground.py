@@ -48,7 +48,9 @@ class Tried:
 
 
 def _indented(text: str) -> list[str]:
-    return [f"  {safe(line)}" for line in (text.rstrip("\n").split("\n") if text else [""])]
+    if not text:
+        return ["  (nothing)"]
+    return [f"  {safe(line)}" for line in text.rstrip("\n").split("\n")]
 
 
 def _material(plan: Plan) -> Material | None:

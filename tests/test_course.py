@@ -174,9 +174,12 @@ def test_case_commands_keep_files_and_metadata_together(course_dir: Path) -> Non
         "--sample",
         "--title",
         "A pair",
+        "--points",
+        "2",
         input=b"4 5\n",
     )
     assert sample.exit_code == 0, sample.output
+    assert "    points: 2\n" in spec.read_text()  # as a teacher writes it, not 2.0
     assert (course_dir / "cases/add/public/05-pair.out").read_text() == "9\n"
     late = run(
         "add-case",

@@ -93,11 +93,13 @@ def batch(
     """Grade many submissions of EXERCISE: files, folders or quoted globs.
 
     \b
-    A file is one submission. A folder holding one .py file is one submission,
-    named after the folder. Any other folder is a class: each sub-folder and
-    file in it is one submission. Every case-run of every submission shares
-    one pool of --jobs workers. Exit status: 0 when every submission got a
-    row (whatever its score), 4 on a grader error, 130 when interrupted.
+    A file is one submission. A folder holding one .py file (or notebook) and
+    no sub-folder is one submission, named after the folder. Any other folder
+    is a class: each sub-folder and file in it is one submission (a symbolic
+    link in it is refused, never followed). Every case-run of every submission
+    shares one pool of --jobs workers. Exit status: 0 when every submission got
+    a row (whatever its score), 4 on a grader error, 130, 143 or 129 when
+    interrupted (Ctrl-C, SIGTERM, SIGHUP).
     """
     from .. import batch as batching
     from ..errors import UsageError

@@ -303,7 +303,7 @@ def mutants_command(
         )
         click.echo(f"  (add it: grade add-case {exercise} NAME --input FILE)\n")
     click.echo(
-        f"{exercise}: {result.total} mutants, {result.killed} killed, "
+        f"{exercise}: {result.total} mutant{'s' * (result.total != 1)}, {result.killed} killed, "
         f"{result.equivalent} equivalent (no input among {inputs} told them apart), "
         f"{len(result.gaps)} surviving: score {result.score:.1%} of the "
         f"{result.total - result.equivalent} non-equivalent"

@@ -26,10 +26,7 @@ def watch_and_regrade(submission: Path, once: Callable[[], Feedback]) -> None:
     try:
         from watchfiles import watch
     except ImportError:
-        raise UsageError(
-            "--watch needs watchfiles: pip install watchfiles "
-            "(or: pip install 'grade-autograder[watch]')"
-        ) from None
+        raise UsageError("--watch needs watchfiles: pip install watchfiles") from None
     target = submission.resolve()
     seen = _stamp(target)
     last = once()

@@ -36,7 +36,9 @@ def render_github(feedback: Feedback) -> str:
         where = f"file={escape_property(feedback.submission)},title={escape_property(title)}"
         lines.append(f"::error {where}::{escape_data(message)}")
     if len(failed) > MAX_ANNOTATIONS:
-        lines.append(f"{len(failed) - MAX_ANNOTATIONS} more failing cases are in the job summary")
+        more = len(failed) - MAX_ANNOTATIONS
+        cases = "case is" if more == 1 else "cases are"
+        lines.append(f"{more} more failing {cases} in the job summary")
     f = feedback
     lines.append(f"{f.exercise}: {f.passed}/{f.total} cases passed, score {f.score:.2f}")
     return "\n".join(lines) + "\n"

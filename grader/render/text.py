@@ -80,7 +80,7 @@ class TextReport:
         out.append(f" {_mark(outcome)} ", style=style)
         out.append(shorten(safe(outcome.title), self.width).ljust(self.width))
         out.append(f"  {outcome.verdict.value:<13}", style=style)
-        hidden = not outcome.details_shown and not outcome.passed and not compile_error
+        hidden = not outcome.details_shown and not outcome.passed
         # a hidden case shows nothing more: say so on its own line, not in a block under it
         out.append(
             f" {outcome.time_s:6.2f} s" + ("  (hidden case)" if hidden else "") + "\n", style="dim"
