@@ -58,6 +58,7 @@ version = "0.1.0"
 # jobs = 2              # case-runs at once (default: the number of CPUs)
 # sandbox = "auto"      # strict (CI), auto or off
 # secret_cases = "cases"  # the folder holding NAME/secret/ (e.g. "../secret-cases")
+# max_submission_kb = 1024  # a larger script is refused, in check and batch alike
 
 [submissions]           # the file a student submits, per exercise (default: NAME.py)
 # quantize = "quantize.py"
