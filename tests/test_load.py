@@ -89,3 +89,46 @@ def test_a_run_the_machine_starved_is_the_graders_error(hogs: None, tmp_path: Pa
     result = _run(script, 0.5)
     assert "error" in result, result
     assert "busy" in str(result["error"])
+
+
+# A helper thread at nice 19 on the main thread's CPU is runnable all along, queued behind the
+# main thread: its wait is the run's own doing, not the machine's (red team, round 2).
+SELF_QUEUED = """
+import hashlib, os, signal, sys, threading, time
+signal.signal(signal.SIGXCPU, signal.SIG_IGN)  # up to the hard CPU limit, a second more
+cpu = {min(os.sched_getaffinity(0))}
+def helper():
+    os.sched_setaffinity(0, cpu)
+    os.setpriority(os.PRIO_PROCESS, 0, 19)  # this thread only
+    block = bytes(1 << 20)
+    while True:
+        hashlib.sha256(block).digest()  # releases the GIL: runnable all along
+threading.Thread(target=helper, daemon=True).start()
+os.sched_setaffinity(0, cpu)
+block = bytes(1 << 20)
+start = time.thread_time()
+while %s:
+    hashlib.sha256(block).digest()
+    %s
+print("done")
+"""
+
+
+@pytest.mark.parametrize(
+    ("until", "then", "expected"),
+    [
+        # 1.6 s of CPU under a 1 s limit: got ~2.9 s of wall time and passed
+        ("time.thread_time() - start < 1.6", "pass", "wall_time"),
+        # an endless loop pausing 2 ms in 10: was "this machine was too busy", a grader error
+        ("True", "time.sleep(0.002) if time.thread_time() % 0.01 < 0.002 else None", "wall_time"),
+    ],
+    ids=["more time", "a grader error"],
+)
+def test_a_runs_own_threads_queueing_earn_it_nothing(
+    tmp_path: Path, until: str, then: str, expected: str
+) -> None:
+    script = tmp_path / "queued.py"
+    script.write_text(SELF_QUEUED % (until, then))
+    result = _run(script, 1.0)
+    assert result.get("hit") == expected, result
+    assert isinstance(result["wall"], float) and result["wall"] < 1.5, result
