@@ -9,6 +9,7 @@ and timeouts are ordinary feedback. Ctrl-C ends the runs in progress and keeps w
 from __future__ import annotations
 
 import glob
+import itertools
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, as_completed
 from dataclasses import dataclass, replace
@@ -21,6 +22,7 @@ from .grading import (
     MAX_SUBMISSION_BYTES,
     Plan,
     compile_error,
+    linked_folder,
     now,
     report,
     submission_problem,
@@ -72,8 +74,14 @@ def discover(
         matches = [Path(raw)] if Path(raw).exists() else [Path(p) for p in sorted(glob.glob(raw))]
         if not matches:
             raise UsageError(f"no submission at {raw}")
+        top = _fixed_part(raw)
         for path in matches:
-            if path != Path(raw) and path.is_symlink():
+            through = linked_folder(path, top) if path != Path(raw) else None
+            if through is not None:  # below the glob's wildcards: the student's
+                name = path.name if path.is_dir() else str(path)
+                problem = f"is reached through {through}, a symbolic link; give its real path"
+                found.append(Submission(name, path, problem))
+            elif path != Path(raw) and path.is_symlink():
                 found.append(_linked(path, path.name if path.is_dir() else str(path), limit))
             else:
                 found.extend(_expand(path, limit, expected))
@@ -84,6 +92,13 @@ def discover(
     if duplicates:
         raise UsageError(f"two submissions are named {duplicates[0]}; pass distinct paths")
     return sorted(found, key=lambda s: s.name)
+
+
+def _fixed_part(pattern: str) -> Path:
+    """A glob's folders before its first wildcard: what the caller named, not the students."""
+    parts = Path(pattern).parts
+    fixed = list(itertools.takewhile(lambda p: not glob.has_magic(p), parts))
+    return Path(*fixed) if fixed else Path(".")
 
 
 def _linked(path: Path, name: str, limit: int) -> Submission:

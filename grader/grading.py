@@ -49,7 +49,7 @@ def submission_problem(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> str | N
         return "is a symbolic link; grade the file itself"
     if stat.S_ISDIR(info.st_mode):
         return "is a folder; give the .py file to grade"
-    linked = _linked_folder(path)
+    linked = linked_folder(path)
     if linked is not None:  # a link committed to a student's repository, where CI grades
         return f"is reached through {linked}, a symbolic link; give its real path"
     if not stat.S_ISREG(info.st_mode):
@@ -74,20 +74,28 @@ def submission_problem(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> str | N
     return None
 
 
-def _linked_folder(path: Path) -> str | None:
-    """The first folder on ``path`` below the working directory that is a symbolic link, if
-    any. What lies above (or outside) it is the caller's own set-up, followed as it is."""
+def linked_folder(path: Path, top: Path | None = None) -> str | None:
+    """The first folder on ``path`` below ``top`` (the working directory) that is a symbolic
+    link, named from ``top``; None if there is none, or if ``path`` is not below ``top``. What
+    lies above ``top`` is the caller's own set-up, followed as it is. ``top`` is found on the
+    path by what it is, not by its name: a link to it ("$PWD" of a linked folder) is it too."""
     here = Path.cwd()
-    try:
-        below = (path if path.is_absolute() else here / path).parent.relative_to(here)
-    except ValueError:
+    full = path if path.is_absolute() else here / path
+    folders = [*reversed(full.parents)]
+    start = next((i for i, folder in enumerate(folders) if _same(folder, top or here)), None)
+    if start is None:
         return None
-    step = here
-    for part in below.parts:
-        step = step / part
-        if step.is_symlink():
-            return str(step.relative_to(here))
+    for below in folders[start + 1 :]:
+        if below.is_symlink():
+            return str(below.relative_to(folders[start]))
     return None
+
+
+def _same(one: Path, other: Path) -> bool:
+    try:
+        return one.samefile(other)
+    except OSError:
+        return False
 
 
 def check_submission(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> Path:

@@ -82,6 +82,16 @@ def test_a_linked_folder_or_file_in_a_class_is_refused(klass: Path, tmp_path: Pa
     assert globbed["alice"].problem is None
     # a path given as it is, link or not, is the caller's own choice
     assert [s.problem for s in discover([str(klass / "mallory")])] == [None]
+    # below a glob's wildcard, a link at any depth is the student's (red team, round 2: an
+    # absolute glob outside the working directory went through alice/hw -> a private folder)
+    (klass / "alice" / "hw").symlink_to(private)
+    (klass / "bob" / "hw").mkdir()
+    (klass / "bob" / "hw" / "solution.py").write_text("print(1)\n")
+    deep = {s.name: s for s in discover([str(klass / "*" / "hw" / "solution.py")])}
+    assert deep[str(klass / "alice" / "hw" / "solution.py")].problem == (
+        "is reached through alice/hw, a symbolic link; give its real path"
+    )
+    assert deep[str(klass / "bob" / "hw" / "solution.py")].problem is None
 
 
 def test_a_class_with_one_script_and_a_notebook_is_a_class(tmp_path: Path) -> None:

@@ -369,6 +369,13 @@ def test_a_submission_inside_a_linked_folder_of_the_checkout_is_refused(
     assert result.exit_code == 2, result.output
     assert "is reached through src, a symbolic link" in result.stderr
     assert "s3cr3t" not in result.output
+    # the same through a link to the working directory, as "$PWD/src/mine.py" names it (red
+    # team, round 2: the real path of the working directory did not match, and nothing was
+    # checked)
+    (tmp_path / "here").symlink_to(repo)
+    monkeypatch.chdir(tmp_path / "here")
+    result = grade_cli("add", str(tmp_path / "here" / "src" / "mine.py"), env=IN_COURSE)
+    assert result.exit_code == 2 and "is reached through src, a symbolic link" in result.stderr
     # a path outside the working directory is the caller's own: followed as given
     (tmp_path / "elsewhere").mkdir()
     monkeypatch.chdir(tmp_path / "elsewhere")
