@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from conftest import ONE_QUANTIZE_CASE, SCRIPTS, TESTS
 
+from grader.errors import InternalError
 from grader.grading import Plan, grade, hidden_from_runs, prepare
 from grader.records import Verdict
 from grader.resources import Root
@@ -505,3 +506,16 @@ def test_inherited_descriptors_never_reach_a_run(strict: Sandbox, tmp_path: Path
 def test_the_runs_own_init_cannot_be_taken_over(strict: Sandbox) -> None:
     lines = attack(strict, "own_init.py")
     assert len(lines) == 5 and succeeded(lines) == [], lines
+
+
+def test_a_script_swapped_for_a_link_is_not_followed(strict: Sandbox, tmp_path: Path) -> None:
+    """Red team, round 2: a batch checks a submission once, when it lists the class; a student
+    with a process on the grading machine then swapped the file for a link to a root-only one,
+    which each run's copy followed (graded as theirs)."""
+    private = tmp_path / "private.py"
+    private.write_text("print('not yours')\n")
+    private.chmod(0o600)
+    link = tmp_path / "quantize.py"
+    link.symlink_to(private)
+    with pytest.raises(InternalError, match="symbolic link"):
+        strict.run([sys.executable, str(link)], stdin=b"", limits=Limits())

@@ -279,7 +279,7 @@ class Sandbox:
             # The run reads the grader's copy: the original may sit in a folder its uid cannot
             # enter, and the run must not need to (tracebacks still name the original).
             source = base / "submission.py"
-            shutil.copyfile(script, source)
+            _copy_unlinked(script, source)
             source.chmod(0o644)
             (base / "stdin").write_bytes(stdin)
             layers = {str(x) for x in self.layers - ({Layer.UID} if uid is None else set())}
@@ -402,6 +402,18 @@ class Sandbox:
         (numpy imported) by the first run; nothing where runs start fresh."""
         if self.isolation is Isolation.FORK:
             self._servers.warm(self._server(sys.executable), count=runs)
+
+
+def _copy_unlinked(script: str, copy: Path) -> None:
+    """Copy ``script``, never through a link at its own name: a submission checked when a batch
+    listed it may have been swapped since for a link to a file its student cannot read."""
+    try:
+        fd = os.open(script, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError as exc:
+        why = "is a symbolic link now" if os.path.islink(script) else exc.strerror
+        raise InternalError(f"cannot read the submission {script}: {why}") from exc
+    with os.fdopen(fd, "rb") as src, open(copy, "wb") as dst:
+        shutil.copyfileobj(src, dst)
 
 
 def _tail(stderr: bytes) -> str:
