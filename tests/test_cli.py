@@ -428,3 +428,11 @@ def test_help_on_a_command_that_does_not_exist_is_a_usage_error() -> None:
     assert "no command 'nonsense'" in result.stderr
     assert " batch [OPTIONS] EXERCISE PATHS" in grade_cli("help", "batch").stdout
     assert "Grade a Python script against" in grade_cli("help", "help").stdout
+
+
+def test_grade_alone_shows_its_help() -> None:
+    """Newcomer: bare `grade` printed its whole help as `grade: error: usage: ...`."""
+    result = grade_cli()
+    assert result.exit_code == 2
+    assert "Grade a Python script against" in result.stdout
+    assert "grade: error" not in result.output

@@ -34,6 +34,9 @@ class DefaultGroup(click.Group):
     """``grade EX FILE`` means ``grade check EX FILE``; domain errors become one line each."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args and not ctx.resilient_parsing:  # the help, as a usage mistake (click 8.2's)
+            click.echo(ctx.get_help())
+            ctx.exit(ExitCode.USAGE)
         if args and args[0] == "help":  # grade help [COMMAND], as git and pip take it
             topic = [word for word in args[1:2] if word != "help"]
             if topic and topic[0] not in self.commands:
