@@ -147,10 +147,6 @@ POLICY: Mapping[str, tuple[Rule, str]] = {
     ),
     "setrlimit": (ALLOW, "lowering its own limits; raising a hard one needs a capability"),
     "prlimit64": (Rule(_OWN), "resource.getrlimit/setrlimit of itself, never of another pid"),
-    "setpriority": (
-        Rule(((Arg(0, 0), Arg(1, 0)),)),
-        "os.nice of itself (PRIO_PROCESS, 0), never of another process or a whole user",
-    ),
     # time and randomness
     **dict.fromkeys(
         _names("clock_gettime clock_getres clock_nanosleep nanosleep gettimeofday time getrandom"),
@@ -195,7 +191,7 @@ POLICY: Mapping[str, tuple[Rule, str]] = {
     **dict.fromkeys(
         _names(
             "setuid setgid setresuid setresgid setgroups setsid setpgid capset ioprio_set "
-            "sched_setscheduler sched_setparam"
+            "sched_setscheduler sched_setparam setpriority"
         ),
         (DENY, "identity, sessions and scheduling stay as the grader set them"),
     ),
