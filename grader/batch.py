@@ -12,7 +12,7 @@ import glob
 import itertools
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, as_completed
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -24,8 +24,8 @@ from .grading import (
     compile_error,
     linked_folder,
     now,
+    read_submission,
     report,
-    submission_problem,
     submit_cases,
     worker_pool,
 )
@@ -38,6 +38,7 @@ class Submission:
     name: str
     path: Path
     problem: str | None = None  # why it cannot be graded, if it cannot
+    text: bytes | None = field(default=None, repr=False, compare=False)  # graded: read once
 
 
 def _visible(folder: Path) -> list[Path]:
@@ -48,16 +49,16 @@ def _from_folder(folder: Path, name: str, limit: int, expected: str | None) -> S
     """The folder's script: the expected file name (the course's [submissions]) if it is
     there, else its only .py file; several and none of that name is refused, never guessed."""
     if expected is not None and (folder / expected).is_file():
-        return Submission(name, folder / expected, submission_problem(folder / expected, limit))
+        return _read(name, folder / expected, limit)
     scripts = [p for p in _visible(folder) if p.suffix == ".py" and p.is_file()]
     notebooks = [p for p in _visible(folder) if p.suffix == ".ipynb"]
     if not scripts and len(notebooks) == 1:  # refused, with the advice to export it
-        return Submission(name, notebooks[0], submission_problem(notebooks[0], limit))
+        return _read(name, notebooks[0], limit)
     if len(scripts) != 1:
         found = ", ".join(p.name for p in scripts) or "none"
         wanted = f"{expected}, or one .py file," if expected is not None else "one .py file"
         return Submission(name, folder, f"expected {wanted} in the folder, found {found}")
-    return Submission(name, scripts[0], submission_problem(scripts[0], limit))
+    return _read(name, scripts[0], limit)
 
 
 def discover(
@@ -94,6 +95,11 @@ def discover(
     return sorted(found, key=lambda s: s.name)
 
 
+def _read(name: str, path: Path, limit: int) -> Submission:
+    text, problem = read_submission(path, limit)
+    return Submission(name, path, problem, text if problem is None else None)
+
+
 def _fixed_part(pattern: str) -> Path:
     """A glob's folders before its first wildcard: what the caller named, not the students."""
     parts = Path(pattern).parts
@@ -107,12 +113,12 @@ def _linked(path: Path, name: str, limit: int) -> Submission:
     graded as theirs, or shown in a SyntaxError."""
     if path.is_dir():
         return Submission(name, path, "is a symbolic link; grade the folder itself")
-    return Submission(name, path, submission_problem(path, limit))
+    return _read(name, path, limit)
 
 
 def _expand(path: Path, limit: int, expected: str | None) -> list[Submission]:
     if not path.is_dir():
-        return [Submission(str(path), path, submission_problem(path, limit))]
+        return [_read(str(path), path, limit)]
     children = _visible(path)
     # one student's folder: one script or notebook (beside notes, data...), no sub-folder; a
     # notebook is a submission of its own, refused with the advice to export it
@@ -127,7 +133,7 @@ def _expand(path: Path, limit: int, expected: str | None) -> list[Submission]:
         elif child.is_dir():
             found.append(_from_folder(child, name, limit, expected))
         else:
-            found.append(Submission(name, child, submission_problem(child, limit)))
+            found.append(_read(name, child, limit))
     return found
 
 
@@ -193,13 +199,13 @@ def grade_batch(
             if sub.problem is not None:
                 finish(Entry(sub.name, str(sub.path), None, sub.problem))
                 continue
-            error = compile_error(sub.path)
+            error = compile_error(sub.path, sub.text)
             if error:  # no case would run: said once, without spending a run on it
                 outcomes = [not_compiled(c, error) for c in plan.cases]
                 broken = replace(report(plan, sub.path, outcomes, now()), compile_error=error)
                 finish(Entry(sub.name, str(sub.path), broken.feedback()))
                 continue
-            futures = submit_cases(pool, plan, sub.path.resolve(), plan.cases)
+            futures = submit_cases(pool, plan, sub.path.resolve(), plan.cases, sub.text)
             flight = _InFlight(sub, now(), futures, len(futures))
             owner.update(dict.fromkeys(futures, flight))
         for future in as_completed(owner):

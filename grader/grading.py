@@ -37,41 +37,55 @@ MAX_SUBMISSION_BYTES = 1 << 20  # a script larger than 1 MiB is not a student's 
 def submission_problem(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> str | None:
     """Why ``path`` cannot be graded as a submission, or None. The one rule for every command;
     ``limit`` is the largest size in bytes (a course may set ``max_submission_kb``)."""
+    return read_submission(path, limit)[1]
+
+
+def read_submission(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> tuple[bytes, str | None]:
+    """The submission's text, read once, and why it cannot be graded (None if it can). What is
+    graded is this text: the file read again later could have been swapped meanwhile (its
+    folder for a link to one the grader can read and the student cannot)."""
     try:
         info = path.lstat()
     except FileNotFoundError:
-        return "does not exist"
+        return b"", "does not exist"
     except OSError as exc:
-        return f"cannot be read: {exc.strerror}"
+        return b"", f"cannot be read: {exc.strerror}"
     if stat.S_ISLNK(info.st_mode):
         # followed, it could name any file the grader can read (a hidden .out, /etc/shadow) and
         # show its first line in a SyntaxError
-        return "is a symbolic link; grade the file itself"
+        return b"", "is a symbolic link; grade the file itself"
     if stat.S_ISDIR(info.st_mode):
-        return "is a folder; give the .py file to grade"
+        return b"", "is a folder; give the .py file to grade"
     linked = linked_folder(path)
     if linked is not None:  # a link committed to a student's repository, where CI grades
-        return f"is reached through {linked}, a symbolic link; give its real path"
+        return b"", f"is reached through {linked}, a symbolic link; give its real path"
     if not stat.S_ISREG(info.st_mode):
-        return "is not a regular file"  # a FIFO or a device would hang or flood the grader
+        return b"", "is not a regular file"  # a FIFO or a device would hang or flood the grader
     if path.suffix == ".ipynb":
-        return "is a notebook: export it with 'jupyter nbconvert --to script', then grade the .py"
+        return b"", (
+            "is a notebook: export it with 'jupyter nbconvert --to script', then grade the .py"
+        )
     if path.suffix != ".py":
-        return "is not a Python script (.py)"
+        return b"", "is not a Python script (.py)"
     if info.st_size > limit:
-        return f"is larger than {limit >> 10} KiB"
-    try:
-        with path.open("rb") as f:
+        return b"", f"is larger than {limit >> 10} KiB"
+    try:  # never through a link swapped in since the lstat
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return b"", "is not a regular file"
             data = f.read(limit + 1)
     except OSError as exc:
-        return f"cannot be read: {exc.strerror}"
+        return b"", f"cannot be read: {exc.strerror}"
+    if len(data) > limit:
+        return b"", f"is larger than {limit >> 10} KiB"
     if b"\0" in data:
-        return "is a binary file, not a Python script"
+        return b"", "is a binary file, not a Python script"
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
-        return "is not UTF-8 text"
-    return None
+        return b"", "is not UTF-8 text"
+    return data, None
 
 
 def linked_folder(path: Path, top: Path | None = None) -> str | None:
@@ -100,10 +114,16 @@ def _same(one: Path, other: Path) -> bool:
 
 def check_submission(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> Path:
     """The submission as an absolute path, or a ``SubmissionError`` a student can act on."""
-    problem = submission_problem(path, limit)
+    return checked_submission(path, limit)[0]
+
+
+def checked_submission(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> tuple[Path, bytes]:
+    """The submission as an absolute path and its text (what is graded), or a
+    ``SubmissionError`` a student can act on."""
+    text, problem = read_submission(path, limit)
     if problem is not None:
         raise SubmissionError(f"submission {path} {problem}")
-    return path.resolve()
+    return path.resolve(), text
 
 
 def hidden_from_runs(root: Root, cases_dir: Path | None = None) -> tuple[Path, ...]:
@@ -220,14 +240,22 @@ class Budget:
 
 
 def run_case(
-    plan: Plan, script: Path, case: Case, budget: Budget | None = None, index: int = 0
+    plan: Plan,
+    script: Path,
+    case: Case,
+    budget: Budget | None = None,
+    index: int = 0,
+    text: bytes | None = None,
 ) -> CaseOutcome:
-    """One case of one (checked) script; a fault of the grader's becomes that case's verdict."""
+    """One case of one (checked) script, run on ``text`` (what the check read) where given;
+    a fault of the grader's becomes that case's verdict."""
     refusal = budget.refusal(index) if budget is not None else None
     if refusal is not None:
         return skipped(case, refusal)
     try:
-        run = plan.runner([plan.python, str(script)], stdin=case.input, limits=plan.limits)
+        given = {"source": text} if text is not None else {}
+        argv = [plan.python, str(script)]
+        run = plan.runner(argv, stdin=case.input, limits=plan.limits, **given)
         outcome = judge(case, run, comparator_for(plan, case), plan.limits)
         outcome = replace(outcome, advice=advise(outcome, script))
         if outcome.verdict is Verdict.WRONG_ANSWER:
@@ -242,7 +270,7 @@ def run_case(
 
 
 def submit_cases(
-    pool: Executor, plan: Plan, script: Path, cases: Sequence[Case]
+    pool: Executor, plan: Plan, script: Path, cases: Sequence[Case], text: bytes | None = None
 ) -> list[Future[CaseOutcome]]:
     limited = (
         plan.skip_after_timeout
@@ -250,7 +278,9 @@ def submit_cases(
         or plan.max_time_per_submission is not None
     )
     budget = Budget(plan) if limited else None
-    return [pool.submit(run_case, plan, script, case, budget, i) for i, case in enumerate(cases)]
+    return [
+        pool.submit(run_case, plan, script, case, budget, i, text) for i, case in enumerate(cases)
+    ]
 
 
 def _after_first_failure(plan: Plan, outcomes: list[CaseOutcome]) -> list[CaseOutcome]:
@@ -302,13 +332,14 @@ def grade(plan: Plan, submission: Path, *, on_case: OnCase | None = None) -> Rep
     return grade_many(plan, [submission], on_case=on_case)[0]
 
 
-def compile_error(submission: Path) -> str:
-    """What Python would print if ``submission`` (already checked) does not compile, or "".
+def compile_error(submission: Path, text: bytes | None = None) -> str:
+    """What Python would print if ``submission`` (already checked; its ``text`` where the
+    check read it) does not compile, or "".
 
     Checked once, before any case runs: a syntax error is one mistake, not one per case.
     """
     try:
-        return syntax_error(submission.read_bytes(), str(submission))
+        return syntax_error(submission.read_bytes() if text is None else text, str(submission))
     except OSError as exc:  # gone meanwhile
         return f"{type(exc).__name__}: {exc}\n"
 
@@ -319,14 +350,15 @@ def grade_many(
     """Grade several scripts, every case-run of every one in one pool: the cores stay busy
     where one script's long case would leave the others idle. Reports keep the order given.
     A script that does not compile runs no case: each is a runtime_error saying so."""
-    scripts = [check_submission(s, plan.max_submission_bytes) for s in submissions]
-    errors = [compile_error(s) for s in scripts]
+    checked = [checked_submission(s, plan.max_submission_bytes) for s in submissions]
+    scripts = [script for script, _text in checked]
+    errors = [compile_error(script, text) for script, text in checked]
     started = now()
     pool = worker_pool(max(1, min(plan.jobs, len(plan.cases) * len(scripts))))
     try:
         futures = [
-            [] if error else submit_cases(pool, plan, script, plan.cases)
-            for script, error in zip(scripts, errors, strict=True)
+            [] if error else submit_cases(pool, plan, script, plan.cases, text)
+            for (script, text), error in zip(checked, errors, strict=True)
         ]
         outcomes = []
         for each, error in zip(futures, errors, strict=True):

@@ -492,3 +492,25 @@ def test_check_stops_at_once_on_ctrl_c_and_sigterm(
     assert proc.returncode == code, stderr
     assert "grade: interrupted" in stderr and "Traceback" not in stderr
     assert _holding(runs) == []
+
+
+def test_what_is_graded_is_what_was_listed(add: Exercise, plan_of: Any, tmp_path: Path) -> None:
+    """Red team, round 2: the batch checked a submission when it listed the class, and each run
+    read the file again later: a student's process on the grading machine swapped their folder
+    for a link to a private one meanwhile, and the private solution was graded as theirs."""
+    from grader.batch import grade_batch
+
+    room = tmp_path / "class"
+    (room / "zz").mkdir(parents=True)
+    (room / "zz" / "solution.py").write_text("print(0)\n")  # wrong on every case
+    (room / "yy").mkdir()
+    (room / "yy" / "solution.py").write_text("print(0)\n")
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    shutil.copy(add.root.material / "add" / "solution.py", private / "solution.py")
+    listed = discover([str(room)])
+    (room / "zz").rename(tmp_path / "zz.old")
+    (room / "zz").symlink_to(private)  # after the listing, before any run
+    book = grade_batch(plan_of(add), listed)
+    zz = next(e for e in book.entries if e.submission == "zz")
+    assert zz.feedback is not None and zz.feedback.passed == 0, zz

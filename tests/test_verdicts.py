@@ -139,11 +139,13 @@ def test_a_grader_error_in_one_case_does_not_stop_the_others(
     box = plan.sandbox
     assert box is not None
 
-    def flaky(argv: list[str], *, stdin: bytes, limits: Limits) -> RunResult:
+    def flaky(
+        argv: list[str], *, stdin: bytes, limits: Limits, source: bytes | None = None
+    ) -> RunResult:
         calls.append(stdin)
         if len(calls) == 1:
             raise OSError("disk on fire")
-        return box.run(argv, stdin=stdin, limits=limits)
+        return box.run(argv, stdin=stdin, limits=limits, source=source)
 
     report = grade(replace(plan, runner=flaky), add.root.material / "add" / "solution.py")
     assert report.outcomes[0].verdict is Verdict.GRADER_ERROR
@@ -159,11 +161,13 @@ def test_a_grader_error_beside_a_failure_exits_4(add: Exercise, plan_of: PlanFac
     assert box is not None
     calls: list[bytes] = []
 
-    def first_breaks(argv: list[str], *, stdin: bytes, limits: Limits) -> RunResult:
+    def first_breaks(
+        argv: list[str], *, stdin: bytes, limits: Limits, source: bytes | None = None
+    ) -> RunResult:
         calls.append(stdin)
         if len(calls) == 1:
             raise OSError("disk on fire")
-        return box.run(argv, stdin=stdin, limits=limits)
+        return box.run(argv, stdin=stdin, limits=limits, source=source)
 
     wrong = add.root.material / "add" / "wrong" / "drops_last_number.py"
     report = grade(replace(plan, runner=first_breaks), wrong)
@@ -246,9 +250,11 @@ def test_signals_reach_the_main_thread_and_runs_start_with_none_blocked(
     assert box is not None
     masks: list[set[int]] = []
 
-    def recording(argv: list[str], *, stdin: bytes, limits: Limits) -> RunResult:
+    def recording(
+        argv: list[str], *, stdin: bytes, limits: Limits, source: bytes | None = None
+    ) -> RunResult:
         masks.append(set(signal.pthread_sigmask(signal.SIG_BLOCK, [])))
-        return box.run(argv, stdin=stdin, limits=limits)
+        return box.run(argv, stdin=stdin, limits=limits, source=source)
 
     mask_of_run = tmp_path / "mask.py"
     mask_of_run.write_text("import signal\nprint(sorted(signal.pthread_sigmask(0, [])))\n")

@@ -212,9 +212,12 @@ class Sandbox:
         stdin: bytes,
         limits: Limits,
         files: Mapping[str, bytes] | None = None,
+        source: bytes | None = None,
     ) -> RunResult:
         """Run ``argv`` = ``[python, script, *args]`` with ``stdin`` as input, in a fresh
-        directory holding ``files`` (name to content: a checker's input and expected output)."""
+        directory holding ``files`` (name to content: a checker's input and expected output).
+        ``source``: the script's text as the caller read it once (the run still sees it at
+        ``script``); else the script is read now, never through a link at its name."""
         if len(argv) < 2:
             raise InternalError(f"the sandbox runs [python, script, *args], not {list(argv)}")
         python, script, *args = argv
@@ -237,6 +240,7 @@ class Sandbox:
                     args=args,
                     files=files or {},
                     server=server,
+                    text=source,
                 )
         finally:
             if uid is not None:
@@ -257,6 +261,7 @@ class Sandbox:
         args: Sequence[str] = (),
         files: Mapping[str, bytes] | None = None,
         server: ForkServer | None = None,
+        text: bytes | None = None,
     ) -> tuple[RunResult, str]:
         """One run: forked from ``server`` (leased by the caller), or a fresh interpreter."""
         cap = limits.output_kb * 1024
@@ -279,7 +284,10 @@ class Sandbox:
             # The run reads the grader's copy: the original may sit in a folder its uid cannot
             # enter, and the run must not need to (tracebacks still name the original).
             source = base / "submission.py"
-            _copy_unlinked(script, source)
+            if text is not None:
+                source.write_bytes(text)
+            else:
+                _copy_unlinked(script, source)
             source.chmod(0o644)
             (base / "stdin").write_bytes(stdin)
             layers = {str(x) for x in self.layers - ({Layer.UID} if uid is None else set())}
