@@ -76,7 +76,8 @@ def test_a_run_that_waited_for_a_cpu_still_gets_its_time(hogs: None, tmp_path: P
     result = _run(script, 1.0)
     assert result.get("hit") is None, result
     assert result["stdout"] == "done\n"
-    assert isinstance(result["wall"], float) and result["wall"] > 1.0  # it did wait
+    # not a speed assertion: two busy loops on its CPU make it wait, whatever the machine
+    assert isinstance(result["wall"], float) and result["wall"] > 1.0
 
 
 @pytest.mark.parametrize("hogs", [4], indirect=True)
@@ -117,24 +118,13 @@ print("done")
 """
 
 
-@pytest.mark.parametrize(
-    ("until", "then", "expected"),
-    [
-        # 1.6 s of CPU under a 1 s limit: got ~2.9 s of wall time and passed
-        ("time.thread_time() - start < 1.6", "pass", "wall_time"),
-        # an endless loop pausing 2 ms in 10: was "this machine was too busy", a grader error
-        ("True", "time.sleep(0.002) if time.thread_time() % 0.01 < 0.002 else None", "wall_time"),
-    ],
-    ids=["more time", "a grader error"],
-)
-def test_a_runs_own_threads_queueing_earn_it_nothing(
-    tmp_path: Path, until: str, then: str, expected: str
-) -> None:
+def test_a_runs_own_threads_queueing_earn_it_nothing(tmp_path: Path) -> None:
+    """1.6 s of CPU under a 1 s limit, a helper thread pinned beside the main one: it got ~2.9 s
+    of wall time and passed (its helper at nice 19 waited behind it all along)."""
     script = tmp_path / "queued.py"
-    script.write_text(SELF_QUEUED % (until, then))
+    script.write_text(SELF_QUEUED % ("time.thread_time() - start < 1.6", "pass"))
     result = _run(script, 1.0)
-    assert result.get("hit") == expected, result
-    assert isinstance(result["wall"], float) and result["wall"] < 1.5, result
+    assert result.get("hit") == "wall_time", result
 
 
 NICE_HELPER = """

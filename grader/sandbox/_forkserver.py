@@ -202,6 +202,9 @@ def _fork_siblings(control: socket.socket) -> socket.socket:
     with its preloads in, and its own group. Returns the control socket to serve."""
     groups = [a.removeprefix("--sibling=") for a in sys.argv if a.startswith("--sibling=")]
     fds = [CONTROL_FD + 1 + i for i in range(len(groups))]
+    # Every sibling's control socket stays open here until all are forked: a descriptor
+    # closed meanwhile could come back as a pipe's, which a later sibling, closing the others'
+    # sockets by number, would close under its own feet.
     for fd, group in zip(fds, groups, strict=True):
         joined_r, joined_w = os.pipe()
         pid = _fork()
@@ -210,18 +213,18 @@ def _fork_siblings(control: socket.socket) -> socket.socket:
             os.close(joined_r)
             for other in fds:
                 if other != fd:
-                    with contextlib.suppress(OSError):
-                        os.close(other)
+                    os.close(other)
             own = socket.socket(fileno=fd)
             _become_a_server(own, group)
             os.close(joined_w)  # out of this server's group now
             return own
-        os.close(fd)  # no fork (pid -1): the grader finds it never started
-        os.close(joined_w)
+        os.close(joined_w)  # no fork (pid -1): read sees the end at once, the grader no start
         # Wait until it has left this group: a run served here meanwhile would end with every
         # process left in the group killed, the sibling with them.
         os.read(joined_r, 1)
         os.close(joined_r)
+    for fd in fds:
+        os.close(fd)
     return control
 
 
