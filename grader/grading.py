@@ -30,7 +30,7 @@ from .resources import Root
 from .sandbox import Isolation, Limits, RunResult, Sandbox, SandboxMode
 from .spec import Exercise
 
-Runner = Callable[..., RunResult]  # Sandbox.run's signature: (argv, *, stdin, limits)
+Runner = Callable[..., RunResult]  # Sandbox.run's: (argv, *, stdin, limits, source=None)
 MAX_SUBMISSION_BYTES = 1 << 20  # a script larger than 1 MiB is not a student's exercise
 
 
@@ -253,9 +253,8 @@ def run_case(
     if refusal is not None:
         return skipped(case, refusal)
     try:
-        given = {"source": text} if text is not None else {}
         argv = [plan.python, str(script)]
-        run = plan.runner(argv, stdin=case.input, limits=plan.limits, **given)
+        run = plan.runner(argv, stdin=case.input, limits=plan.limits, source=text)
         outcome = judge(case, run, comparator_for(plan, case), plan.limits)
         outcome = replace(outcome, advice=advise(outcome, script))
         if outcome.verdict is Verdict.WRONG_ANSWER:

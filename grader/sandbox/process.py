@@ -120,8 +120,8 @@ def spawn_and_wait(
         finally:
             spent = queued = 0.0
             if timed_out:  # the killed cannot say it once they are gone
-                spent = procfs.tree_cpu_s(pid)
-                queued = _kept_waiting(pid, time.monotonic() - start)
+                spent, most = procfs.usage(pid)
+                queued = _kept_waiting(spent, most, time.monotonic() - start)
                 if relay:
                     _end_children_first(pid, pidfd)
             # The child is a zombie or still running, so its pid (= its group id) cannot be reused
@@ -265,18 +265,19 @@ def _wait_for_run(pid: int, start: float, timeout_s: float, pidfd: int | None) -
     while True:
         if _wait_for_exit(pid, max(0.0, deadline - time.monotonic()), pidfd):
             return True
-        later = min(start + timeout_s + _kept_waiting(pid, time.monotonic() - start), last)
+        waited = _kept_waiting(*procfs.usage(pid), time.monotonic() - start)
+        later = min(start + timeout_s + waited, last)
         if later - time.monotonic() < 0.005:
             return False
         deadline = later
 
 
-def _kept_waiting(pid: int, wall_s: float) -> float:
-    """How long others' load kept the run from a CPU: the longest wait of one of its threads,
+def _kept_waiting(cpu_s: float, most_queued_s: float, wall_s: float) -> float:
+    """How long others' load kept a run from a CPU: the longest wait of one of its threads,
     but no more than the wall time it did not spend on a CPU itself. A run whose threads queue
     behind each other (one at nice 19 beside the main one) keeps a CPU busy all along: its
     waits are its own doing, and earn it nothing."""
-    return max(0.0, min(procfs.most_queued_s(pid), wall_s - procfs.tree_cpu_s(pid)))
+    return max(0.0, min(most_queued_s, wall_s - cpu_s))
 
 
 def _wait_for_exit(pid: int, timeout_s: float, pidfd: int | None) -> bool:

@@ -34,32 +34,21 @@ def tree(pid: int) -> list[int]:
     return found
 
 
-def tree_cpu_s(pid: int) -> float:
-    """CPU seconds of ``pid`` and every process below it, as /proc says now: of a run about to
-    be killed, whose processes die unreaped by one another (so that no rusage counts them)."""
+def usage(pid: int) -> tuple[float, float]:
+    """Of ``pid`` and every process below it, as /proc says now (of a run about to be killed,
+    whose processes die unreaped by one another, so that no rusage counts them): the CPU
+    seconds they used, and the longest any one of their threads waited, runnable, for a CPU
+    (schedstat's second field; 0 where the kernel does not say)."""
     tick = os.sysconf("SC_CLK_TCK")
-    total = 0.0
+    cpu, most = 0.0, 0
     for found in tree(pid):
         try:
             with open(f"/proc/{found}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
             # utime, stime, cutime, cstime: fields 14 to 17 of proc(5), after the name
-            total += sum(int(x) for x in fields[11:15]) / tick
-        except (OSError, ValueError, IndexError):
-            continue
-    return total
-
-
-def most_queued_s(pid: int) -> float:
-    """The longest any one thread of ``pid``'s tree has waited, runnable, for a CPU (the
-    second field of schedstat): time a loaded machine kept from a run. One thread's, not the
-    sum: a run's own threads queueing behind each other are its own doing. 0 where the kernel
-    does not say."""
-    most = 0
-    for found in tree(pid):
-        try:
+            cpu += sum(int(x) for x in fields[11:15]) / tick
             tasks = os.listdir(f"/proc/{found}/task")
-        except OSError:
+        except (OSError, ValueError, IndexError):
             continue
         for task in tasks:
             try:
@@ -67,4 +56,4 @@ def most_queued_s(pid: int) -> float:
                     most = max(most, int(f.read().split()[1]))
             except (OSError, ValueError, IndexError):
                 continue
-    return most / 1e9
+    return cpu, most / 1e9

@@ -115,7 +115,8 @@ class Sandbox:
         why = fork_unavailable() if isolation is Isolation.FORK else None
         chosen = Isolation.FRESH if why else isolation
         modules = tuple(dict.fromkeys(preload))
-        cls(mode, frozenset(), {}, isolation=chosen, preload=modules).warm(warm)
+        if chosen is Isolation.FORK:
+            cls.start_servers(modules, warm)
         if mode is SandboxMode.OFF:
             return cls(mode, frozenset(), {}, hidden, chosen, why or "", modules)
         wanted: list[Layer] = [layer for layer in Layer if layer is not Layer.UID]
