@@ -218,7 +218,7 @@ def _fork_siblings(control: socket.socket) -> socket.socket:
             _become_a_server(own, group)
             os.close(joined_w)  # out of this server's group now
             return own
-        os.close(joined_w)  # no fork (pid -1): read sees the end at once, the grader no start
+        os.close(joined_w)  # no fork (pid -1): the read ends at once; the grader hears none
         # Wait until it has left this group: a run served here meanwhile would end with every
         # process left in the group killed, the sibling with them.
         os.read(joined_r, 1)
