@@ -15,12 +15,12 @@ from pathlib import Path
 import yaml
 
 from .cases import CASES_META_FILE, secret_meta
-from .errors import ExerciseError, UsageError
 from .expected import reference_output, regenerate
 from .files import write_atomically
 from .grading import Runner
+from .judging.errors import ExerciseError, UsageError
+from .judging.records import Visibility
 from .material import material, validate
-from .records import Visibility
 from .resources import Root
 from .spec import SPEC_SUFFIX, CaseMeta, Exercise, parse_case_meta, parse_yaml, read_yaml
 

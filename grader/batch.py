@@ -16,7 +16,6 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
-from .errors import UsageError
 from .gradebook import Entry, Gradebook
 from .grading import (
     MAX_SUBMISSION_BYTES,
@@ -29,8 +28,9 @@ from .grading import (
     submit_cases,
     worker_pool,
 )
-from .judge import not_compiled
-from .records import CaseOutcome
+from .judging.errors import UsageError
+from .judging.judge import not_compiled
+from .judging.records import CaseOutcome
 
 
 @dataclass(frozen=True)

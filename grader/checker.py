@@ -1,62 +1,43 @@
-"""Running a teacher's checker program on one case's output, in the sandbox.
-
-The contract (Kattis's output validators, simplified): ``python check.py input expected`` in
-a fresh folder holding those two files, with the submission's output on stdin. Exit 0 accepts;
-exit 1 rejects, the first line printed being the reason the student sees; anything else (a
-crash, an uncaught exception included, or a time-out) is the checker's fault, a grader error,
-never charged to the student.
-"""
+"""Running a teacher's checker program on one case's output, in the sandbox; what its run
+means is ``judging.checker``'s (the browser judges its own checker runs by the same rules)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .compare import Checker, Comparator
-from .errors import InternalError
-from .records import Case, Comparison, Mismatch
-from .text import decode, last_line
+from .judging.checker import checker_verdict
+from .judging.compare import Checker, Comparator
+from .judging.records import Case, Comparison
+from .judging.runs import Limits, RunResult
 
 if TYPE_CHECKING:
     from .grading import Plan
-    from .sandbox import RunResult
 
-ACCEPT, REJECT = 0, 1
+Runner = Callable[..., RunResult]  # Sandbox.run's: (argv, *, stdin, limits, files=None, ...)
 
 
 @dataclass(frozen=True)
 class CheckerRun:
     """A ``Comparator`` for one case: runs the checker on the output it is given."""
 
-    plan: Plan
+    runner: Runner
+    python: str
+    program: Path  # the checker's file
+    label: str  # its name in messages, as the spec gives it
+    limits: Limits  # the checker's own: the reference's, never the student's --timeout
     case: Case
-    checker: Checker
 
     def __call__(self, expected: str, got: str) -> Comparison:
-        program = self.plan.exercise.root.path / self.checker.program
-        run = self.plan.runner(
-            [self.plan.python, str(program), "input", "expected"],
+        run = self.runner(
+            [self.python, str(self.program), "input", "expected"],
             stdin=got.encode("utf-8", errors="surrogateescape"),
-            limits=self.plan.limits,
+            limits=self.limits,
             files={"input": self.case.input, "expected": expected.encode()},
         )
-        return checker_verdict(run, got, self.checker.program)
-
-
-def checker_verdict(run: RunResult, got: str, program: str) -> Comparison:
-    """What the checker's run (on the output ``got``) says of it; InternalError where the
-    checker itself failed. The browser (``grade site``) judges its own checker runs by it too."""
-    said = decode(run.stdout).strip().split("\n", 1)[0][:300]
-    # An uncaught exception exits 1 too: its traceback tells the checker's crash (the
-    # grader's fault) from its verdict
-    crashed = "Traceback (most recent call last)" in decode(run.stderr)
-    if run.limit_hit is None and run.exit_code == ACCEPT:
-        return Comparison(True)
-    if run.limit_hit is None and run.exit_code == REJECT and not crashed:
-        first = got.split("\n", 1)[0]
-        return Comparison(False, Mismatch.CHECKER, line=1, got_line=first, note=said)
-    why = run.limit_hit or f"exit code {run.exit_code}, signal {run.signal}"
-    raise InternalError(f"the checker {program} failed ({why}): {last_line(decode(run.stderr))}")
+        return checker_verdict(run, got, self.label)
 
 
 def comparator_for(plan: Plan, case: Case) -> Comparator:
@@ -64,5 +45,8 @@ def comparator_for(plan: Plan, case: Case) -> Comparator:
     the case."""
     comparator = plan.exercise.comparator
     if isinstance(comparator, Checker):
-        return CheckerRun(plan, case, comparator)
+        program = plan.exercise.root.path / comparator.program
+        return CheckerRun(
+            plan.runner, plan.python, program, comparator.program, plan.exercise.limits, case
+        )
     return comparator

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from . import __version__
 from .config import CONFIG_FILE, has_config
-from .errors import UsageError
 from .files import write_atomically
+from .judging.errors import UsageError
 
 CI_PLATFORMS = ("github", "gitlab", "gradescope")
 

@@ -6,11 +6,12 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .errors import ExerciseError, InternalError
 from .grading import Plan, Runner
+from .judging.errors import ExerciseError, InternalError
+from .judging.mistakes import Mistakes
+from .judging.text import decode, last_line
 from .material import material
 from .spec import Exercise
-from .text import decode, last_line
 
 
 def reference_output(exercise: Exercise, data: bytes, *, runner: Runner) -> str:
@@ -65,6 +66,6 @@ def mistake_files(exercise: Exercise, plan: Plan) -> dict[Path, str]:
     wrong = material(exercise).wrong_solutions()
     if not wrong:
         return {}
-    reports = grade_many(replace(plan, mistakes=mistakes.Mistakes()), [w.path for w in wrong])
+    reports = grade_many(replace(plan, mistakes=Mistakes()), [w.path for w in wrong])
     printed = mistakes.wrong_answers({w.path.stem: r for w, r in zip(wrong, reports, strict=True)})
     return mistakes.wanted(exercise, printed, {w.path.stem: w.mistake for w in wrong})

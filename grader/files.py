@@ -8,7 +8,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from .errors import InternalError, UsageError
+from .judging.errors import InternalError, UsageError
 
 
 def refuse_overwriting(outputs: Iterable[Path | None], inputs: Iterable[Path], what: str) -> None:

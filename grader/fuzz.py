@@ -18,11 +18,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import GraderError
 from .expected import reference_output
 from .grading import Plan, run_case
+from .judging.errors import GraderError
+from .judging.records import Case, CaseOutcome, Verdict
 from .material import Material, generate, validate
-from .records import Case, CaseOutcome, Verdict
 
 UNITS = ("lines", "tokens")
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import ExitCode, UsageError
 from .files import write_atomically
-from .records import Feedback
+from .judging.errors import ExitCode, UsageError
+from .judging.records import Feedback
 from .render.escape import safe
 from .render.json import SCHEMA_VERSION, feedback_from_dict, to_dict
 

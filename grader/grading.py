@@ -20,12 +20,13 @@ from pathlib import Path
 
 from .cases import exercise_cases
 from .checker import comparator_for
-from .diagnose import advise
-from .errors import GraderError, SubmissionError
-from .judge import grader_error, judge, not_compiled, skipped, syntax_error
-from .mistakes import Mistakes
+from .judging.diagnose import advise
+from .judging.errors import GraderError, SubmissionError
+from .judging.judge import grader_error, judge, not_compiled, skipped, syntax_error
+from .judging.mistakes import Mistakes
+from .judging.records import Case, CaseOutcome, Report, Verdict
+from .judging.timing import time_limit
 from .mistakes import load as known_mistakes
-from .records import Case, CaseOutcome, Report, Verdict
 from .resources import Root
 from .sandbox import Isolation, Limits, RunResult, Sandbox, SandboxMode
 from .spec import Exercise
@@ -195,7 +196,8 @@ def prepare(
         box = Sandbox.create(
             mode, hide=hidden, isolation=isolation, preload=exercise.preload, warm=at_once
         )
-    limits = exercise.limits if timeout_s is None else replace(exercise.limits, time_s=timeout_s)
+    limit = time_limit(exercise.limits.time_s, exercise.root.config.timeout, timeout_s)
+    limits = replace(exercise.limits, time_s=limit.seconds)
     return Plan(
         exercise=exercise,
         cases=cases,

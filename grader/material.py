@@ -17,10 +17,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import ExerciseError, InternalError
-from .records import Verdict
+from .judging.errors import ExerciseError, InternalError
+from .judging.records import Verdict
+from .judging.text import decode, last_line
 from .spec import Exercise
-from .text import decode, last_line
 
 _EXPECT = re.compile(r"^expect:\s*(\w+)\s*$", re.MULTILINE)
 TOOL_TIMEOUT_S = 60  # validators and generators are the teacher's own, trusted code

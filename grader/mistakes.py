@@ -10,28 +10,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from .compare import digest
 from .files import write_atomically
-from .records import Diagnosis, Report, Verdict
+from .judging.compare import digest
+from .judging.mistakes import Mistakes
+from .judging.records import Diagnosis, Report, Verdict
 from .spec import Exercise
 
 MISTAKES_FILE = "mistakes.json"
-
-
-@dataclass(frozen=True)
-class Mistakes:
-    """Case name -> output digest -> the mistake that prints it."""
-
-    by_case: Mapping[str, Mapping[str, Diagnosis]] = field(
-        default_factory=lambda: MappingProxyType({})
-    )
-
-    def match(self, case: str, output: str) -> Diagnosis | None:
-        return self.by_case.get(case, {}).get(digest(output))
 
 
 def _folders(exercise: Exercise) -> tuple[Path, Path]:

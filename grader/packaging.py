@@ -23,12 +23,12 @@ from pathlib import Path
 
 from . import __version__
 from .cases import CASES_META_FILE, SECRET_COUNTS, own_cases
-from .compare import Checker
 from .config import CONFIG_FILE
-from .errors import UsageError
 from .files import write_atomically
+from .judging.compare import Checker
+from .judging.errors import UsageError
+from .judging.records import Visibility
 from .mistakes import MISTAKES_FILE
-from .records import Visibility
 from .resources import Root
 from .spec import Exercise, exercise_names, load_exercise
 

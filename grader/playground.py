@@ -8,12 +8,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .checker import comparator_for
-from .errors import ExitCode, GraderError
 from .expected import reference_output
 from .grading import Plan
-from .judge import RIGHT_ANYWAY, judge
+from .judging.errors import ExitCode, GraderError
+from .judging.judge import RIGHT_ANYWAY, judge
+from .judging.records import Case, CaseOutcome, Comparison
 from .material import Material, material, validate
-from .records import Case, CaseOutcome, Comparison
 from .render.escape import safe
 
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import ROOT_ENV
-from ._compat import StrEnum
 from .config import Config, has_config, load_config
-from .errors import UsageError
+from .judging._compat import StrEnum
+from .judging.errors import UsageError
 
 
 class RootKind(StrEnum):

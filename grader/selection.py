@@ -11,9 +11,9 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .errors import UsageError
 from .files import write_atomically
-from .records import Case, Report
+from .judging.errors import UsageError
+from .judging.records import Case, Report
 
 LAST_FAILED = "lastfailed.json"
 

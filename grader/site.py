@@ -13,31 +13,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .cases import own_cases
-from .compare import Checker
 from .files import write_atomically
+from .judging.compare import Checker
+from .judging.records import Visibility
+from .judging.text import decode
+from .judging.timing import browser_limit_s
 from .mistakes import load as known_mistakes
-from .records import Visibility
 from .resources import Root
 from .spec import exercise_names, load_exercise, read_yaml
-from .text import decode
 
 PYODIDE_URL = "https://cdn.jsdelivr.net/pyodide/v0.27.2/full/"
 _ASSETS = Path(__file__).with_name("site_assets")
-# browser.py and what it imports, copied as they are; the sandbox package is its types only
-_PYTHON = (
-    "__init__.py",
-    "_compat.py",
-    "errors.py",
-    "text.py",
-    "records.py",
-    "compare.py",
-    "judge.py",
-    "checker.py",
-    "diagnose.py",
-    "browser.py",
-    "sandbox/types.py",
-)
-_SANDBOX_INIT = "from .types import LimitHit, Limits, RunResult  # what judge.py needs of it\n"
+# the browser's judge is the judging package itself, copied whole: it imports nothing else
+_JUDGING = Path(__file__).with_name("judging")
 
 
 @dataclass(frozen=True)
@@ -69,7 +57,6 @@ def build(
     pyodide_url = pyodide_url if pyodide_url.endswith("/") else pyodide_url + "/"
     names = chosen or exercise_names(root)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "py" / "grader").mkdir(parents=True, exist_ok=True)
     built, links = [], []
     for name in names:
         exercise = load_exercise(name, root)
@@ -81,7 +68,7 @@ def build(
         data = {
             "name": name,
             "title": exercise.title,
-            "time_s": exercise.limits.time_s,
+            "time_s": browser_limit_s(exercise.limits.time_s),
             "output_kb": exercise.limits.output_kb,
             "method": compare.get("method", "tokens"),
             "options": compare.get("options", {}),
@@ -117,7 +104,8 @@ def build(
             '<div><button id="samples">Run on samples</button><button id="grade">Grade</button>'
             f'<span id="summary"></span></div><div id="results"></div>'
             f"<p class=note>Runs in this browser (Pyodide), {len(cases)} public cases, "
-            f"{min(exercise.limits.time_s, 60):g} s each; memory limits are not enforced here. "
+            f"{browser_limit_s(exercise.limits.time_s):g} s each; memory limits are not enforced "
+            "here. "
             "Your code stays in this browser.</p>"
             '<script src="app.js"></script>'
         )
@@ -137,11 +125,9 @@ def build(
     write_atomically(out / "worker.js", worker)
     for asset in ("app.js", "style.css"):
         write_atomically(out / asset, (_ASSETS / asset).read_text())
-    package = Path(__file__).parent
-    (out / "py" / "grader" / "sandbox").mkdir(exist_ok=True)
-    for module in _PYTHON:
-        write_atomically(out / "py" / "grader" / module, (package / module).read_text())
-    write_atomically(out / "py" / "grader" / "sandbox" / "__init__.py", _SANDBOX_INIT)
-    files = [*_PYTHON, "sandbox/__init__.py"]
+    (out / "py" / "judging").mkdir(parents=True, exist_ok=True)
+    files = sorted(p.name for p in _JUDGING.glob("*.py"))
+    for name in files:
+        write_atomically(out / "py" / "judging" / name, (_JUDGING / name).read_text())
     write_atomically(out / "py" / "files.json", json.dumps(files) + "\n")
     return Site(out.absolute(), tuple(built))

@@ -15,12 +15,12 @@ from typing import Any
 
 import yaml
 
-from .compare import Checker, Comparator, build
 from .config import did_you_mean
-from .errors import ExerciseError, UnknownExercise
-from .records import Visibility
+from .judging.compare import Checker, Comparator, build
+from .judging.errors import ExerciseError, UnknownExercise
+from .judging.records import Visibility
+from .judging.runs import Limits
 from .resources import Root
-from .sandbox import Limits
 
 SPEC_SUFFIX = ".yaml"
 

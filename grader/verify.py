@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ._compat import StrEnum
-from .errors import ExerciseError, GraderError
 from .grading import Plan, grade, grade_many, prepare
+from .judging._compat import StrEnum
+from .judging.errors import ExerciseError, GraderError
+from .judging.records import Case, Report, Verdict
 from .material import Material, WrongSolution, material, validate
-from .records import Case, Report, Verdict
 from .resources import Root
 from .sandbox import Sandbox
 from .spec import Exercise, load_exercise

@@ -20,8 +20,8 @@ from conftest import SCRIPTS
 
 from grader.batch import discover, parse_shard, shard
 from grader.cli import cli
-from grader.errors import UsageError
 from grader.gradebook import Gradebook
+from grader.judging.errors import UsageError
 from grader.resources import Root
 from grader.spec import Exercise
 

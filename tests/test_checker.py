@@ -11,7 +11,7 @@ from click.testing import CliRunner, Result
 from conftest import DATA
 
 from grader.cli import cli
-from grader.errors import ExerciseError
+from grader.judging.errors import ExerciseError
 from grader.resources import Root, RootKind
 from grader.spec import load_exercise
 

@@ -15,7 +15,7 @@ from test_render import _outcome, sample_report
 
 from grader.cli import cli
 from grader.grading import grade
-from grader.records import Report, Verdict
+from grader.judging.records import Report, Verdict
 from grader.render import render
 from grader.render.github import escape_data, escape_property, render_github_summary
 from grader.spec import Exercise

@@ -17,7 +17,7 @@ from click.testing import CliRunner, Result
 from conftest import COURSE, ONE_QUANTIZE_CASE, SCRIPTS, Golden
 
 from grader.cli import cli
-from grader.records import Verdict
+from grader.judging.records import Verdict
 from grader.resources import Root
 
 SOLUTION = COURSE / "reference" / "add" / "solution.py"
@@ -416,7 +416,7 @@ def test_a_syntax_error_is_reported_once_before_any_case_runs(
 
 def test_add_case_offers_every_visibility() -> None:
     from grader.cli.teacher import VISIBILITIES
-    from grader.records import Visibility
+    from grader.judging.records import Visibility
 
     assert tuple(v.value for v in Visibility) == VISIBILITIES
 

@@ -8,7 +8,7 @@ import pytest
 import yaml
 from conftest import GOLDEN
 
-from grader.compare import COMPARATORS, build
+from grader.judging.compare import COMPARATORS, build
 
 ROWS: list[dict[str, Any]] = yaml.safe_load((GOLDEN / "compare.yaml").read_text(encoding="utf-8"))
 

@@ -19,8 +19,8 @@ from conftest import COURSE, DATA
 from grader.authoring import new_exercise
 from grader.cases import own_cases
 from grader.cli import cli
-from grader.errors import ExerciseError, UsageError
-from grader.records import Visibility
+from grader.judging.errors import ExerciseError, UsageError
+from grader.judging.records import Visibility
 from grader.resources import Root, RootKind, find_root
 from grader.sandbox import Sandbox, SandboxMode
 from grader.spec import load_exercise

@@ -94,8 +94,8 @@ def test_a_timeout_says_how_far_it_got(tmp_path: Path) -> None:
 def test_a_timeout_says_waiting_or_computing_only_when_it_knows(
     cpu_s: float | None, remark: str | None
 ) -> None:
-    from grader.judge import judge
-    from grader.records import Case
+    from grader.judging.judge import judge
+    from grader.judging.records import Case
     from grader.sandbox import LimitHit, Limits, RunResult
 
     run = RunResult(

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.errors import InternalError, UsageError
 from grader.files import refuse_overwriting, write_atomically
+from grader.judging.errors import InternalError, UsageError
 
 
 def test_replaces_the_file_whole_keeping_its_mode(tmp_path: Path) -> None:

@@ -12,9 +12,9 @@ import pytest
 from conftest import Golden
 from test_render import sample_report
 
-from grader.errors import ExitCode, UsageError
 from grader.gradebook import Entry, Gradebook, class_junit, markdown, merge
-from grader.records import Feedback
+from grader.judging.errors import ExitCode, UsageError
+from grader.judging.records import Feedback
 
 
 def _book(shard: str | None = None) -> Gradebook:

@@ -21,7 +21,7 @@ CPU = min(os.sched_getaffinity(0))
 RUN = r"""
 import json, os, sys
 os.sched_setaffinity(0, {int(sys.argv[3])})
-from grader.errors import InternalError
+from grader.judging.errors import InternalError
 from grader.sandbox import Limits, Sandbox, SandboxMode
 box = Sandbox.create(SandboxMode.AUTO)
 try:
@@ -150,8 +150,8 @@ def test_only_others_load_counts_as_waiting(hogs: None, request: pytest.FixtureR
     the sandbox, not here) waits ~all along while the run keeps the CPU busy."""
     import time
 
+    from grader.judging.timing import kept_waiting as _kept_waiting
     from grader.sandbox import procfs
-    from grader.sandbox.process import _kept_waiting
 
     with subprocess.Popen([sys.executable, "-c", NICE_HELPER], stdout=subprocess.PIPE) as proc:
         try:

@@ -13,8 +13,8 @@ from conftest import COURSE
 
 from grader.cli import cli
 from grader.grading import grade_many, prepare
+from grader.judging.records import Verdict, Visibility
 from grader.material import material
-from grader.records import Verdict, Visibility
 from grader.resources import Root
 from grader.sandbox import Sandbox
 from grader.spec import load_exercise

@@ -138,7 +138,7 @@ def test_the_grader_never_imports_numpy_and_help_skips_what_it_does_not_need() -
         "except SystemExit:\n"
         "    pass\n"
         "assert 'rich' not in sys.modules, 'help imported rich'\n"
-        "for heavy in ('grader.sandbox', 'grader.records', 'grader.config', 'yaml'):\n"
+        "for heavy in ('grader.sandbox', 'grader.judging.records', 'grader.config', 'yaml'):\n"
         "    assert heavy not in sys.modules, f'help imported {heavy}'\n"
         "try:\n"
         f"    cli(['quantize', {str(script('quantize_student.py'))!r}, '--format', 'rich'])\n"

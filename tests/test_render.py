@@ -10,9 +10,9 @@ import pytest
 from conftest import ONE_QUANTIZE_CASE, Golden, PlanFactory, script
 from rich.console import Console
 
-from grader.compare import TokenComparator
 from grader.grading import Plan, grade
-from grader.records import Case, CaseOutcome, Report, Verdict, Visibility
+from grader.judging.compare import TokenComparator
+from grader.judging.records import Case, CaseOutcome, Report, Verdict, Visibility
 from grader.render import FORMATS, choose, render
 from grader.render.escape import safe
 from grader.render.github import render_github_summary

@@ -46,9 +46,12 @@ def test_the_site_holds_public_cases_only(root: Root, tmp_path: Path) -> None:
     assert {c["name"] for c in data["cases"]} == {
         p.stem for p in exercise.public_cases.glob("*.in")
     }
-    assert (site / "py" / "grader" / "compare.py").read_text() == (
-        Path(__file__).resolve().parent.parent / "grader" / "compare.py"
-    ).read_text()  # the grader's own comparison, not a copy in JavaScript
+    judging = Path(__file__).resolve().parent.parent / "grader" / "judging"
+    for module in judging.glob("*.py"):  # the grader's own judging, not a copy in JavaScript
+        assert (site / "py" / "judging" / module.name).read_text() == module.read_text()
+    assert json.loads((site / "py" / "files.json").read_text()) == sorted(
+        p.name for p in judging.glob("*.py")
+    )
 
 
 # The site's own Python (what the worker loads into Pyodide), run by this CPython instead:
@@ -57,9 +60,10 @@ SITE_PYTHON = """
 import json, sys
 site, name, scripts = sys.argv[1], sys.argv[2], sys.argv[3:]
 sys.path.insert(0, site + "/py")
-from grader.browser import run_case
-import grader.browser
-assert grader.browser.__file__.startswith(site), grader.browser.__file__
+from judging.browser import run_case
+import judging.browser
+assert judging.browser.__file__.startswith(site), judging.browser.__file__
+assert not any(m == "grader" or m.startswith("grader.") for m in sys.modules), "a grader import"
 exercise = json.load(open(site + "/" + name + ".json"))
 found = {}
 for script in scripts:

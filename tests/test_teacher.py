@@ -12,7 +12,7 @@ from conftest import Golden
 
 from grader.cases import own_cases
 from grader.cli import cli
-from grader.records import Visibility
+from grader.judging.records import Visibility
 from grader.resources import Root
 from grader.sandbox import Sandbox
 from grader.spec import load_exercise

@@ -13,7 +13,7 @@ import pytest
 from conftest import ONE_QUANTIZE_CASE, PlanFactory, script
 
 from grader.grading import Plan, grade
-from grader.records import CaseOutcome, Verdict
+from grader.judging.records import CaseOutcome, Verdict
 from grader.sandbox import LimitHit, Limits, RunResult, Sandbox
 from grader.spec import Exercise
 

@@ -18,7 +18,7 @@ import click
 from click.shell_completion import CompletionItem
 
 from .. import ROOT_ENV, __version__
-from ..errors import ExitCode, GraderError
+from ..judging.errors import ExitCode, GraderError
 
 if TYPE_CHECKING:
     from ..grading import Plan
@@ -40,7 +40,7 @@ class DefaultGroup(click.Group):
         if args and args[0] == "help":  # grade help [COMMAND], as git and pip take it
             topic = [word for word in args[1:2] if word != "help"]
             if topic and topic[0] not in self.commands:
-                from ..text import closest
+                from ..judging.text import closest
 
                 close = closest(topic[0], self.commands)
                 hint = f"; did you mean 'grade help {close}'?" if close else ""
@@ -48,7 +48,7 @@ class DefaultGroup(click.Group):
             args = [*topic, "--help"]
         lone = len(args) == 1 and args[0] not in self.commands and not args[0].startswith("-")
         if lone and not ctx.resilient_parsing and args[0] not in _exercises_here():
-            from ..text import closest
+            from ..judging.text import closest
 
             close = closest(args[0], self.commands)
             hint = f"did you mean 'grade {close}'? " if close else ""
@@ -269,7 +269,7 @@ def plan_for(
         exercise,
         cases_dir=cases_dir,
         mode=_mode(sandbox_mode, exercise.root),
-        timeout_s=timeout if timeout is not None else config.timeout,
+        timeout_s=timeout,
         jobs=jobs or config.jobs,
         isolation=Isolation(isolation),
     )

@@ -102,9 +102,9 @@ def batch(
     interrupted (Ctrl-C, SIGTERM, SIGHUP).
     """
     from .. import batch as batching
-    from ..errors import UsageError
     from ..files import refuse_overwriting, write_atomically
     from ..gradebook import Entry, Journal, class_junit, markdown
+    from ..judging.errors import UsageError
     from .progress import batch_progress
 
     spec = load(exercise, root)

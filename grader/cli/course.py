@@ -114,7 +114,7 @@ def _preview(folder: Path, port: int) -> None:
     import functools
     import http.server
 
-    from ..errors import UsageError
+    from ..judging.errors import UsageError
 
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
     try:

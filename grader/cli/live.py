@@ -10,7 +10,7 @@ from typing import TextIO
 
 from rich.text import Text
 
-from ..records import CaseOutcome, Feedback
+from ..judging.records import CaseOutcome, Feedback
 from ..render.text import TextReport, ansi
 
 _FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from ..files import write_atomically
-from ..records import Feedback
+from ..judging.records import Feedback
 from ..render import choose, render
 
 

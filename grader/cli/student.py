@@ -26,8 +26,8 @@ from .base import (
 
 if TYPE_CHECKING:
     from ..grading import Plan
+    from ..judging.records import Feedback
     from ..material import Material
-    from ..records import Feedback
     from ..spec import Exercise
     from .live import Live
 
@@ -127,9 +127,9 @@ def check(
     from dataclasses import replace
 
     from .. import selection
-    from ..errors import UsageError
     from ..files import refuse_overwriting
     from ..grading import check_submission, grade
+    from ..judging.errors import UsageError
 
     if quiet and verbose:
         raise UsageError("-q and -v ask for opposite things: give one")
@@ -192,7 +192,7 @@ def check(
 
 
 def _fuzz_material(spec: Exercise) -> Material:
-    from ..errors import GraderError, UsageError
+    from ..judging.errors import GraderError, UsageError
     from ..material import material
 
     try:
@@ -205,9 +205,9 @@ def _fuzz_material(spec: Exercise) -> Material:
 
 
 def _fuzz(plan: Plan, submission: Path, count: int, seed: int, save_case: str | None) -> int:
-    from ..errors import ExitCode
     from ..fuzz import fuzz
     from ..grading import check_submission
+    from ..judging.errors import ExitCode
     from ..render.escape import safe
 
     teacher = _fuzz_material(plan.exercise)
@@ -255,7 +255,7 @@ def _live(
 @root_option
 def list_exercises(root: Path | None) -> None:
     """List the exercises with their titles (a broken one is reported, the others listed)."""
-    from ..errors import ExerciseError, ExitCode
+    from ..judging.errors import ExerciseError, ExitCode
     from ..spec import exercise_names, load_exercise
 
     where = resolve_root(root)
@@ -287,9 +287,9 @@ def show(exercise: str, samples_dir: Path | None, root: Path | None) -> None:
     """Print EXERCISE's statement and its sample cases."""
     from ..cases import exercise_cases
     from ..files import write_atomically
-    from ..records import SHOWS_DETAILS
+    from ..judging.records import SHOWS_DETAILS
+    from ..judging.text import decode
     from ..spec import load_exercise
-    from ..text import decode
 
     spec = load_exercise(exercise, resolve_root(root))
     click.echo(f"{spec.title} ({spec.name})\n")
@@ -334,8 +334,8 @@ def run_command(
     Shows its output; where the exercise's reference solution is at hand (a teacher's
     copy), also the reference's output and how the two compare.
     """
-    from ..errors import UsageError
     from ..grading import check_submission
+    from ..judging.errors import UsageError
     from ..playground import try_input
 
     spec = load(exercise, root)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..errors import ExitCode
+from ..judging.errors import ExitCode
 from .base import (
     cli,
     complete_exercises,
@@ -20,7 +20,7 @@ from .base import (
 )
 
 if TYPE_CHECKING:
-    from ..records import Visibility
+    from ..judging.records import Visibility
     from ..resources import Root
     from ..sandbox import Sandbox
 
@@ -155,7 +155,7 @@ def add_case_command(
 ) -> None:
     """Add case NAME to EXERCISE: its output comes from running the reference on it."""
     from ..authoring import add_case
-    from ..errors import UsageError
+    from ..judging.errors import UsageError
     from ..material import generate, material
     from ..spec import load_exercise
 
@@ -323,6 +323,6 @@ def _refresh_mistakes(exercise: str, where: Root, sandbox: Sandbox) -> list[Path
 
 
 def _visibility(name: str) -> Visibility:
-    from ..records import Visibility
+    from ..judging.records import Visibility
 
     return Visibility(name)

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import click
 
-from ..errors import GraderError, UsageError
-from ..records import Feedback
+from ..judging.errors import GraderError, UsageError
+from ..judging.records import Feedback
 
 _CLEAR_SCREEN = "\x1b[2J\x1b[H"
 

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..records import Feedback
+    from ..judging.records import Feedback
 
     Renderer = Callable[[Feedback], str]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..records import Feedback
+from ..judging.records import Feedback
 
 MAX_ANNOTATIONS = 10  # GitHub shows at most 10 error annotations per step
 

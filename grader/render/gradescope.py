@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..records import CaseFeedback, Feedback
+from ..judging.records import CaseFeedback, Feedback
 from .text import case_details
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import html
 
-from ..compare import TOKEN
-from ..records import CaseFeedback, Comparison, Feedback, Mismatch, Verdict
+from ..judging.compare import TOKEN
+from ..judging.records import CaseFeedback, Comparison, Feedback, Mismatch, Verdict
 from .escape import safe
 from .text import INPUT_LINES, STDERR_LINES, same_mistake
 

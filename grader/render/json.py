@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import __version__
-from ..records import CaseFeedback, Diagnosis, Feedback, Verdict, Visibility
+from ..judging.records import CaseFeedback, Diagnosis, Feedback, Verdict, Visibility
 
 SCHEMA_VERSION = 1
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from ..records import CaseFeedback, Feedback, Verdict
+from ..judging.records import CaseFeedback, Feedback, Verdict
 from .escape import safe
 from .text import case_details
 

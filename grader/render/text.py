@@ -14,9 +14,9 @@ import re
 from rich.console import Console
 from rich.text import Text
 
-from ..compare import TOKEN, normalise, tokens
-from ..records import CaseFeedback, Comparison, Feedback, Mismatch, Verdict
-from ..text import last_line
+from ..judging.compare import TOKEN, normalise, tokens
+from ..judging.records import CaseFeedback, Comparison, Feedback, Mismatch, Verdict
+from ..judging.text import last_line
 from .escape import safe, shorten
 
 INPUT_LINES = 6

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InternalError
+from ..judging.errors import InternalError
 from . import cgroups
 
 _SERVER = Path(__file__).with_name("_forkserver.py")

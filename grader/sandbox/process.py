@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import InternalError
+from ..judging.errors import InternalError
+from ..judging.timing import deadline_s, kept_waiting
 from . import cgroups, procfs
 
 if TYPE_CHECKING:
@@ -121,7 +122,7 @@ def spawn_and_wait(
             spent = queued = 0.0
             if timed_out:  # the killed cannot say it once they are gone
                 spent, most = procfs.usage(pid)
-                queued = _kept_waiting(spent, most, time.monotonic() - start)
+                queued = kept_waiting(spent, most, time.monotonic() - start)
                 if relay:
                     _end_children_first(pid, pidfd)
             # The child is a zombie or still running, so its pid (= its group id) cannot be reused
@@ -252,32 +253,19 @@ def _fork(
     return child.pid, child.pidfd, child
 
 
-_MOST_WAITED = 3  # a run's wall clock stretches to at most this many times its limit
-
-
 def _wait_for_run(pid: int, start: float, timeout_s: float, pidfd: int | None) -> bool:
     """True if the run exited within ``timeout_s`` of its own time: the time it spent runnable
-    but waiting for a CPU (others' load) is added to its limit, up to ``_MOST_WAITED`` times
-    the limit in all. A script that sleeps or waits for input is not runnable meanwhile: its
-    limit stays as it is."""
-    last = start + timeout_s * _MOST_WAITED
+    but waiting for a CPU (others' load) stretches its deadline (``timing.deadline_s``). A
+    script that sleeps or waits for input is not runnable meanwhile: its limit stays."""
     deadline = start + timeout_s
     while True:
         if _wait_for_exit(pid, max(0.0, deadline - time.monotonic()), pidfd):
             return True
-        waited = _kept_waiting(*procfs.usage(pid), time.monotonic() - start)
-        later = min(start + timeout_s + waited, last)
+        waited = kept_waiting(*procfs.usage(pid), time.monotonic() - start)
+        later = start + deadline_s(timeout_s, waited)
         if later - time.monotonic() < 0.005:
             return False
         deadline = later
-
-
-def _kept_waiting(cpu_s: float, most_queued_s: float, wall_s: float) -> float:
-    """How long others' load kept a run from a CPU: the longest wait of one of its threads,
-    but no more than the wall time it did not spend on a CPU itself. A run whose threads queue
-    behind each other (one at nice 19 beside the main one) keeps a CPU busy all along: its
-    waits are its own doing, and earn it nothing."""
-    return max(0.0, min(most_queued_s, wall_s - cpu_s))
 
 
 def _wait_for_exit(pid: int, timeout_s: float, pidfd: int | None) -> bool:

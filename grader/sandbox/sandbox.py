@@ -10,7 +10,6 @@ import ast
 import contextlib
 import functools
 import marshal
-import math
 import os
 import shutil
 import signal
@@ -20,8 +19,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..errors import InternalError
-from ..text import decode, last_line
+from ..judging.errors import InternalError
+from ..judging.runs import LimitHit, Limits, RunResult
+from ..judging.text import decode, last_line
+from ..judging.timing import Clock, TimeVerdict, cpu_cap_s, time_message, time_verdict
 from . import cgroups
 from .allowed import child_environment, others_can_read, python_paths, readable, user_site
 from .cleanup import remove_tree
@@ -33,9 +34,6 @@ from .types import (
     FIXES,
     Isolation,
     Layer,
-    LimitHit,
-    Limits,
-    RunResult,
     SandboxMode,
 )
 from .uids import UidPool
@@ -311,7 +309,7 @@ class Sandbox:
                 "devices": list(_DEVICES),
                 "work_bytes": limits.disk_mb << 20,
                 "work_inodes": limits.files,
-                "cpu_s": math.ceil(limits.time_s) + 1,
+                "cpu_s": cpu_cap_s(limits.time_s),
                 "data_bytes": limits.memory_mb << 20,
                 # One byte over the cap so that "exactly at the limit" and "over it" differ.
                 "fsize_bytes": cap + 1,
@@ -359,19 +357,21 @@ class Sandbox:
         failure = "" if done.sandbox_ready else _tail(stderr)
         if done.timed_out and not done.sandbox_ready:  # never reached the submission
             failure = f"the sandbox was not up within {limits.time_s:g} s"
-        elif done.timed_out and done.wall_s - done.queued_s < limits.time_s - 0.01:
-            # three times its limit, and less than its limit its own: the machine's fault
-            raise InternalError(
-                f"this machine was too busy to give the run its {limits.time_s:g} s: it spent "
-                f"{done.queued_s:.1f} s of {done.wall_s:.1f} s waiting for a CPU; grade it "
-                "again with fewer runs at once (--jobs)"
-            )
         sig = -done.status if done.status < 0 else None
+        clock = Clock(
+            wall_s=done.wall_s,
+            queued_s=done.queued_s,
+            cpu_s=done.cpu_s,
+            stopped=done.timed_out,
+            cpu_signal=sig == signal.SIGXCPU,
+            killed=sig == signal.SIGKILL,
+        )
+        timed = time_verdict(limits.time_s, clock)
+        if timed is TimeVerdict.BUSY and done.sandbox_ready:
+            raise InternalError(time_message(timed, limits.time_s, clock))
         hit: LimitHit | None = None
-        if done.timed_out:
-            hit = LimitHit.WALL_TIME
-        elif sig == signal.SIGXCPU or (sig == signal.SIGKILL and done.cpu_s >= limits.time_s):
-            hit = LimitHit.CPU_TIME  # the soft CPU limit, or the hard one as its backstop
+        if timed in (TimeVerdict.WALL_TIME, TimeVerdict.CPU_TIME):
+            hit = LimitHit(timed.value)
         elif out_over or err_over or sig == signal.SIGXFSZ:
             hit = LimitHit.OUTPUT
         elif done.status != 0 and _MEMORY_ERROR in _tail(stderr):
@@ -385,6 +385,7 @@ class Sandbox:
             limit_hit=hit,
             cpu_s=None if cpu is None else round(cpu, 3),
             over="stdout" if out_over else "stderr" if err_over else None,
+            queued_s=round(done.queued_s, 3),
         )
         return result, failure
 

@@ -2,27 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from .._compat import StrEnum
-
-
-@dataclass(frozen=True)
-class Limits:
-    time_s: float = 5.0  # wall clock; CPU time is capped a little above it
-    memory_mb: int = 512  # RLIMIT_DATA: heap and private mappings, not address space
-    output_kb: int = 1024  # per stream, stdout and stderr each
-    disk_mb: int = 64  # the work dir's tmpfs (with namespaces; else RLIMIT_FSIZE per file only)
-    files: int = 4096  # inodes of that tmpfs
-
-
-class LimitHit(StrEnum):
-    """Which limit ended (or spoiled) the run, as far as the sandbox can tell."""
-
-    WALL_TIME = "wall_time"
-    CPU_TIME = "cpu_time"
-    MEMORY = "memory"
-    OUTPUT = "output"
+from ..judging._compat import StrEnum
 
 
 class SandboxMode(StrEnum):
@@ -69,21 +49,3 @@ FIXES = {
     Layer.LANDLOCK: "a Linux kernel of 5.13 or later with Landlock enabled (lsm=...,landlock)",
     Layer.SECCOMP: "Linux on x86_64 or aarch64",
 }
-
-
-@dataclass(frozen=True)
-class RunResult:
-    exit_code: int | None  # None when the process was killed by a signal
-    signal: int | None
-    wall_s: float
-    stdout: bytes  # at most the output limit
-    stderr: bytes  # at most the output limit
-    limit_hit: LimitHit | None = None
-    # beside wall_s: tells a stuck run (waiting) from a slow one (computing); None where it
-    # cannot be known (a run killed at its time limit, and no cgroup to count it)
-    cpu_s: float | None = 0.0
-    over: str | None = None  # "stdout" or "stderr": the stream over the output limit
-
-    @property
-    def crashed(self) -> bool:
-        return self.exit_code != 0

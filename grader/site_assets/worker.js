@@ -1,17 +1,17 @@
-// Runs a submission on cases in Pyodide, judged by the grader's own Python (grader/browser.py
-// and the modules it imports, listed in py/files.json). The page terminates this worker when a
+// Runs a submission on cases in Pyodide, judged by the grader's own Python: its judging package,
+// copied whole into py/judging/ (its modules listed in py/files.json). The page terminates this worker when a
 // case exceeds its time limit.
 importScripts(PYODIDE_URL + "pyodide.js");
 let py = null;
 async function boot() {
   py = await loadPyodide({ indexURL: PYODIDE_URL });
   const files = await (await fetch("py/files.json")).json();
-  py.FS.mkdirTree("/grade/grader/sandbox");
+  py.FS.mkdirTree("/grade/judging");
   for (const name of files) {
-    const response = await fetch("py/grader/" + name);
-    py.FS.writeFile("/grade/grader/" + name, await response.text());
+    const response = await fetch("py/judging/" + name);
+    py.FS.writeFile("/grade/judging/" + name, await response.text());
   }
-  py.runPython("import sys; sys.path.insert(0, '/grade'); from grader.browser import run_case");
+  py.runPython("import sys; sys.path.insert(0, '/grade'); from judging.browser import run_case");
 }
 const ready = boot();
 onmessage = async (event) => {

@@ -32,7 +32,7 @@ from .diagnose import advise
 from .errors import GraderError
 from .judge import grader_error, judge, not_compiled, syntax_error
 from .records import Case, CaseOutcome, Comparison, Diagnosis, Verdict
-from .sandbox import LimitHit, Limits, RunResult
+from .runs import LimitHit, Limits, RunResult
 
 SHOWN = "main.py"  # the student's script, as tracebacks name it
 CHECKER = "check.py"

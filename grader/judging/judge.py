@@ -9,8 +9,9 @@ import traceback
 from .compare import Comparator
 from .errors import GraderError
 from .records import Case, CaseOutcome, Comparison, Verdict
-from .sandbox import LimitHit, Limits, RunResult
+from .runs import LimitHit, Limits, RunResult
 from .text import decode, last_line
+from .timing import Clock, TimeVerdict, time_message
 
 
 def _signal_name(number: int) -> str:
@@ -26,22 +27,11 @@ RIGHT_ANYWAY = " (the output itself was right)"
 def judge(case: Case, run: RunResult, comparator: Comparator, limits: Limits) -> CaseOutcome:
     stdout, stderr = decode(run.stdout), decode(run.stderr)
     comparison: Comparison | None = None
-    if run.limit_hit is LimitHit.WALL_TIME:
+    if run.limit_hit in (LimitHit.WALL_TIME, LimitHit.CPU_TIME):
         verdict = Verdict.TIMEOUT
-        message = f"no answer within {limits.time_s:g} s; stopped {_progress(case, stdout)}"
-        if run.cpu_s is not None and run.cpu_s < limits.time_s / 4:  # waited: for more input?
-            message += (
-                f" (it was waiting, not computing: {run.cpu_s:.2f} s of CPU; "
-                "does it read more lines than the input has?)"
-            )
-        elif run.cpu_s is not None and run.cpu_s >= limits.time_s / 2:
-            message += " (computing all along: an endless loop, or too slow an approach)"
-    elif run.limit_hit is LimitHit.CPU_TIME:
-        verdict = Verdict.TIMEOUT
-        message = (
-            f"used more than {limits.time_s:g} s of CPU time; stopped {_progress(case, stdout)} "
-            "(computing all along: an endless loop, or too slow an approach)"
-        )
+        clock = Clock(wall_s=run.wall_s, queued_s=run.queued_s, cpu_s=run.cpu_s)
+        timed = TimeVerdict(run.limit_hit.value)
+        message = time_message(timed, limits.time_s, clock, _progress(case, stdout))
     elif run.limit_hit is LimitHit.OUTPUT:
         verdict = Verdict.OUTPUT_LIMIT
         stream = run.over or "stdout or stderr"

@@ -1,0 +1,138 @@
+"""The time limit, decided once: which limit a run is held to, how far a busy machine may
+stretch its clock, and what a run's measured times mean.
+
+Pure: the sandbox measures (wall clock, CPU, time spent waiting for a CPU) and calls these;
+the judge, the checker, the reference and the browser read the same answers. The table test
+is ``tests/test_timing.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ._compat import StrEnum
+
+MOST_STRETCH = 3.0  # a run's wall clock stretches to at most this many times its limit
+BROWSER_MOST_S = 60.0  # the practice page gives no run longer (a Web Worker the page ends)
+# "it was waiting" below a quarter of the limit in CPU, "computing all along" from a half
+WAITING_BELOW = 0.25
+COMPUTING_FROM = 0.5
+_SLACK_S = 0.01  # the clock's own resolution: a run stopped this close to its limit had it
+
+
+class LimitFrom(StrEnum):
+    """Who set the time limit, the first of these that says one."""
+
+    OPTION = "--timeout"
+    COURSE = "grade.toml"
+    EXERCISE = "the exercise"
+
+
+@dataclass(frozen=True)
+class TimeLimit:
+    seconds: float
+    set_by: LimitFrom = LimitFrom.EXERCISE
+
+
+def time_limit(
+    exercise_s: float, course_s: float | None = None, option_s: float | None = None
+) -> TimeLimit:
+    """The limit a student's run is held to: ``--timeout``, else the course's ``timeout``
+    (grade.toml), else the exercise's ``limits.time_s``. The reference and a checker are the
+    exercise's own and always get ``exercise_s``: a student's option is theirs alone."""
+    if option_s is not None:
+        return TimeLimit(option_s, LimitFrom.OPTION)
+    if course_s is not None:
+        return TimeLimit(course_s, LimitFrom.COURSE)
+    return TimeLimit(exercise_s, LimitFrom.EXERCISE)
+
+
+def cpu_cap_s(limit_s: float) -> int:
+    """RLIMIT_CPU's soft limit, in whole seconds (what the kernel counts in): a little above
+    the wall-clock limit, so that a run computing all along meets the wall clock first, and
+    CPU time in several threads cannot outrun it unseen."""
+    return math.ceil(limit_s) + 1
+
+
+def browser_limit_s(limit_s: float) -> float:
+    """The limit a run in the practice page is held to."""
+    return min(limit_s, BROWSER_MOST_S)
+
+
+def kept_waiting(cpu_s: float, most_queued_s: float, wall_s: float) -> float:
+    """How long others' load kept a run from a CPU: the longest wait of one of its threads,
+    but no more than the wall time it did not spend on a CPU itself. A run whose threads queue
+    behind each other (one at nice 19 beside the main one) keeps a CPU busy all along: its
+    waits are its own doing, and earn it nothing."""
+    return max(0.0, min(most_queued_s, wall_s - cpu_s))
+
+
+def deadline_s(limit_s: float, waited_s: float) -> float:
+    """When, counted from its start, a run that others' load kept ``waited_s`` from a CPU is
+    stopped: its limit plus that wait, up to ``MOST_STRETCH`` times its limit."""
+    return min(limit_s + max(0.0, waited_s), limit_s * MOST_STRETCH)
+
+
+class TimeVerdict(StrEnum):
+    IN_TIME = "in_time"
+    WALL_TIME = "wall_time"  # stopped at its (stretched) deadline: the student's time-out
+    CPU_TIME = "cpu_time"  # the kernel's CPU limit ended it: the student's time-out
+    BUSY = "busy"  # stopped at the stretch's end short of its own limit: the machine's fault
+
+
+@dataclass(frozen=True)
+class Clock:
+    """What the sandbox measured of one run."""
+
+    wall_s: float
+    queued_s: float = 0.0  # of wall_s, the time others' load kept it from a CPU
+    cpu_s: float | None = None  # None where it cannot be known
+    stopped: bool = False  # killed at its deadline
+    cpu_signal: bool = False  # SIGXCPU: the soft CPU limit
+    killed: bool = False  # SIGKILL (the hard CPU limit is one source)
+
+
+def time_verdict(limit_s: float, clock: Clock) -> TimeVerdict:
+    """Whether a run kept to its time limit, and if not whose fault it was."""
+    if clock.stopped:
+        own = clock.wall_s - clock.queued_s
+        return TimeVerdict.BUSY if own < limit_s - _SLACK_S else TimeVerdict.WALL_TIME
+    used = clock.cpu_s if clock.cpu_s is not None else 0.0
+    if clock.cpu_signal or (clock.killed and used >= limit_s):
+        return TimeVerdict.CPU_TIME
+    return TimeVerdict.IN_TIME
+
+
+def time_message(verdict: TimeVerdict, limit_s: float, clock: Clock, progress: str = "") -> str:
+    """What a student (or, for BUSY, the one who runs the grader) reads of ``verdict``;
+    ``progress`` says how far the run got ("after printing 2 of the 4 expected lines")."""
+    stopped = f"; stopped {progress}" if progress else ""
+    if verdict is TimeVerdict.BUSY:
+        return (
+            f"this machine was too busy to give the run its {limit_s:g} s: it spent "
+            f"{clock.queued_s:.1f} s of {clock.wall_s:.1f} s waiting for a CPU; grade it "
+            "again with fewer runs at once (--jobs)"
+        )
+    if verdict is TimeVerdict.CPU_TIME:
+        return (
+            f"used more than {limit_s:g} s of CPU time{stopped} "
+            "(computing all along: an endless loop, or too slow an approach)"
+        )
+    if verdict is not TimeVerdict.WALL_TIME:
+        return ""
+    message = f"no answer within {limit_s:g} s"
+    if clock.queued_s >= 0.1 and clock.wall_s > limit_s + 0.1:  # the clock read more: say why
+        message += (
+            f" of its own ({clock.wall_s:.1f} s on the clock, {clock.queued_s:.1f} s of them "
+            "waiting for a CPU this busy machine gave others)"
+        )
+    message += stopped
+    if clock.cpu_s is not None and clock.cpu_s < limit_s * WAITING_BELOW:
+        message += (
+            f" (it was waiting, not computing: {clock.cpu_s:.2f} s of CPU; "
+            "does it read more lines than the input has?)"
+        )
+    elif clock.cpu_s is not None and clock.cpu_s >= limit_s * COMPUTING_FROM:
+        message += " (computing all along: an endless loop, or too slow an approach)"
+    return message

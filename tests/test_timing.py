@@ -1,0 +1,154 @@
+"""The time limit as one rule: which limit holds, how far a busy machine stretches it, and what
+a run's measured times mean. A table per question; the sandbox, the judge and the browser read
+these same functions, so a change of rule shows here first."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.judging.timing import (
+    Clock,
+    LimitFrom,
+    TimeVerdict,
+    browser_limit_s,
+    cpu_cap_s,
+    deadline_s,
+    kept_waiting,
+    time_limit,
+    time_message,
+    time_verdict,
+)
+
+
+@pytest.mark.parametrize(
+    ("exercise", "course", "option", "seconds", "by"),
+    [
+        (5.0, None, None, 5.0, LimitFrom.EXERCISE),
+        (5.0, 8.0, None, 8.0, LimitFrom.COURSE),
+        (5.0, None, 2.0, 2.0, LimitFrom.OPTION),
+        (5.0, 8.0, 2.0, 2.0, LimitFrom.OPTION),  # the command line wins over grade.toml
+        (5.0, 8.0, 30.0, 30.0, LimitFrom.OPTION),  # longer too: a slow laptop's choice
+    ],
+)
+def test_which_limit_holds(
+    exercise: float, course: float | None, option: float | None, seconds: float, by: LimitFrom
+) -> None:
+    limit = time_limit(exercise, course, option)
+    assert (limit.seconds, limit.set_by) == (seconds, by)
+
+
+@pytest.mark.parametrize(("limit", "cap"), [(5.0, 6), (0.5, 2), (1.0, 2), (2.01, 4), (60.0, 61)])
+def test_the_cpu_cap_is_a_whole_second_above_the_wall_limit(limit: float, cap: int) -> None:
+    assert cpu_cap_s(limit) == cap
+
+
+@pytest.mark.parametrize(("limit", "shown"), [(5.0, 5.0), (60.0, 60.0), (90.0, 60.0)])
+def test_the_browser_gives_at_most_a_minute(limit: float, shown: float) -> None:
+    assert browser_limit_s(limit) == shown
+
+
+@pytest.mark.parametrize(
+    ("cpu", "queued", "wall", "kept"),
+    [
+        (1.0, 0.0, 1.0, 0.0),  # had a CPU all along
+        (0.5, 0.5, 1.0, 0.5),  # others held the CPU half the time
+        (1.0, 0.9, 1.0, 0.0),  # a thread queued behind its sibling: the run's own doing
+        (0.2, 0.3, 1.0, 0.3),  # slept the rest: only the queueing counts
+        (0.9, 0.3, 1.0, pytest.approx(0.1)),  # never more than the time off a CPU
+        (1.2, 0.5, 1.0, 0.0),  # two threads on two CPUs: never negative
+    ],
+)
+def test_only_others_load_counts_as_waiting(
+    cpu: float, queued: float, wall: float, kept: float
+) -> None:
+    assert kept_waiting(cpu, queued, wall) == kept
+
+
+@pytest.mark.parametrize(
+    ("limit", "waited", "deadline"),
+    [(5.0, 0.0, 5.0), (5.0, 2.0, 7.0), (5.0, 10.0, 15.0), (5.0, 60.0, 15.0), (1.0, -1.0, 1.0)],
+)
+def test_a_busy_machine_stretches_the_clock_up_to_three_times(
+    limit: float, waited: float, deadline: float
+) -> None:
+    assert deadline_s(limit, waited) == deadline
+
+
+@pytest.mark.parametrize(
+    ("clock", "verdict"),
+    [
+        (Clock(wall_s=0.3, cpu_s=0.2), TimeVerdict.IN_TIME),
+        (Clock(wall_s=5.0, cpu_s=5.0, stopped=True), TimeVerdict.WALL_TIME),
+        (Clock(wall_s=7.0, queued_s=2.0, cpu_s=5.0, stopped=True), TimeVerdict.WALL_TIME),
+        # stopped at three times its limit with less than its limit its own: the machine's
+        (Clock(wall_s=15.0, queued_s=11.0, cpu_s=4.0, stopped=True), TimeVerdict.BUSY),
+        (Clock(wall_s=15.0, queued_s=10.0, cpu_s=5.0, stopped=True), TimeVerdict.WALL_TIME),
+        (Clock(wall_s=5.0, queued_s=0.005, cpu_s=4.9, stopped=True), TimeVerdict.WALL_TIME),
+        (Clock(wall_s=5.0, queued_s=0.02, cpu_s=4.9, stopped=True), TimeVerdict.BUSY),
+        (Clock(wall_s=3.0, cpu_s=6.0, cpu_signal=True), TimeVerdict.CPU_TIME),
+        (Clock(wall_s=3.0, cpu_s=5.0, killed=True), TimeVerdict.CPU_TIME),  # the hard cap
+        (Clock(wall_s=0.1, cpu_s=0.01, killed=True), TimeVerdict.IN_TIME),  # killed otherwise
+        (Clock(wall_s=0.1, cpu_s=None, killed=True), TimeVerdict.IN_TIME),
+    ],
+)
+def test_what_a_runs_times_mean(clock: Clock, verdict: TimeVerdict) -> None:
+    assert time_verdict(5.0, clock) is verdict
+
+
+@pytest.mark.parametrize(
+    ("verdict", "clock", "says", "never"),
+    [
+        (
+            TimeVerdict.WALL_TIME,
+            Clock(wall_s=5.0, cpu_s=0.01, stopped=True),
+            ["no answer within 5 s; stopped after", "it was waiting, not computing: 0.01 s"],
+            ["computing all along", "on the clock"],
+        ),
+        (  # exactly a quarter of the limit is no longer "waiting"
+            TimeVerdict.WALL_TIME,
+            Clock(wall_s=5.0, cpu_s=1.25, stopped=True),
+            ["no answer within 5 s"],
+            ["waiting", "computing"],
+        ),
+        (  # exactly a half is "computing"
+            TimeVerdict.WALL_TIME,
+            Clock(wall_s=5.0, cpu_s=2.5, stopped=True),
+            ["computing all along"],
+            ["waiting"],
+        ),
+        (
+            TimeVerdict.WALL_TIME,
+            Clock(wall_s=12.5, queued_s=7.5, cpu_s=5.0, stopped=True),
+            ["within 5 s of its own (12.5 s on the clock, 7.5 s of them waiting for a CPU"],
+            [],
+        ),
+        (
+            TimeVerdict.WALL_TIME,
+            Clock(wall_s=5.0, cpu_s=None, stopped=True),
+            ["no answer within 5 s"],
+            ["waiting", "computing"],
+        ),
+        (
+            TimeVerdict.CPU_TIME,
+            Clock(wall_s=3.0, cpu_s=6.0, cpu_signal=True),
+            ["used more than 5 s of CPU time; stopped after", "computing all along"],
+            [],
+        ),
+        (
+            TimeVerdict.BUSY,
+            Clock(wall_s=15.0, queued_s=11.0, cpu_s=4.0, stopped=True),
+            ["too busy to give the run its 5 s", "11.0 s of 15.0 s waiting", "--jobs"],
+            ["stopped after"],
+        ),
+        (TimeVerdict.IN_TIME, Clock(wall_s=1.0), [], ["s"]),
+    ],
+)
+def test_what_a_student_reads(
+    verdict: TimeVerdict, clock: Clock, says: list[str], never: list[str]
+) -> None:
+    progress = "after printing 0 of the 2 expected lines" if verdict is not TimeVerdict.BUSY else ""
+    message = time_message(verdict, 5.0, clock, progress)
+    for part in says:
+        assert part in message, message
+    for part in never:
+        assert part not in message, message
