@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
-from .gradebook import Entry, Gradebook
+from .gradebook import Entry, Gradebook, Shard
 from .grading import (
     MAX_SUBMISSION_BYTES,
     Plan,
@@ -137,20 +137,17 @@ def _expand(path: Path, limit: int, expected: str | None) -> list[Submission]:
     return found
 
 
-def parse_shard(text: str) -> tuple[int, int]:
+def parse_shard(text: str) -> Shard:
     try:
-        k, n = (int(x) for x in text.split("/"))
-    except ValueError:
-        raise UsageError(f"--shard takes K/N, e.g. 2/4, not {text!r}") from None
-    if not 1 <= k <= n:
-        raise UsageError(f"--shard {text}: K must be between 1 and N")
-    return k, n
+        return Shard.parse(text)
+    except ValueError as exc:
+        raise UsageError(f"--shard: {exc}") from None
 
 
-def shard(submissions: Sequence[Submission], k: int, n: int) -> list[Submission]:
+def shard(submissions: Sequence[Submission], part: Shard) -> list[Submission]:
     """The K-th of N deterministic slices of the sorted submissions (round robin, 1-based)."""
     ordered = sorted(submissions, key=lambda s: s.name)
-    return [s for i, s in enumerate(ordered) if i % n == k - 1]
+    return [s for i, s in enumerate(ordered) if i % part.count == part.index - 1]
 
 
 @dataclass(eq=False)  # hashed by identity: one per submission in flight
@@ -173,7 +170,7 @@ def grade_batch(
     plan: Plan,
     submissions: Sequence[Submission],
     *,
-    shard_label: str | None = None,
+    shard_label: Shard | None = None,
     on_done: Callable[[Entry], None] | None = None,
     graded: Sequence[Entry] = (),
 ) -> Gradebook:

@@ -28,6 +28,29 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would ru
 
 
 @dataclass(frozen=True)
+class Shard:
+    """The K-th of N slices of a class (1-based): two numbers, written "K/N"."""
+
+    index: int
+    count: int
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.index <= self.count:
+            raise ValueError(f"shard {self}: K must be between 1 and N")
+
+    def __str__(self) -> str:
+        return f"{self.index}/{self.count}"
+
+    @classmethod
+    def parse(cls, text: str) -> Shard:
+        """``ValueError`` unless ``text`` is K/N with 1 <= K <= N."""
+        k, slash, n = text.partition("/")
+        if not (slash and k.isdecimal() and n.isdecimal()):
+            raise ValueError(f"a shard is K/N, e.g. 2/4, not {text!r}")
+        return cls(int(k), int(n))
+
+
+@dataclass(frozen=True)
 class Entry:
     """One row: a submission's feedback, or the reason it could not be graded."""
 
@@ -42,7 +65,7 @@ class Gradebook:
     exercise: str
     case_names: tuple[str, ...]
     entries: tuple[Entry, ...]
-    shard: str | None = None  # "K/N" for one slice of a class
+    shard: Shard | None = None  # for one slice of a class
     interrupted: bool = False
 
     @property
@@ -67,7 +90,7 @@ class Gradebook:
             "schema_version": SCHEMA_VERSION,
             "exercise": self.exercise,
             "cases": list(self.case_names),
-            "shard": self.shard,
+            "shard": None if self.shard is None else str(self.shard),
             "interrupted": self.interrupted,
             "submissions": [entry_to_dict(e) for e in self.entries],
         }
@@ -97,7 +120,7 @@ class Gradebook:
                     )
                     for row in data["submissions"]
                 ),
-                shard=data["shard"],
+                shard=None if data["shard"] is None else Shard.parse(str(data["shard"])),
                 interrupted=bool(data["interrupted"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
@@ -176,9 +199,10 @@ class Journal:
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def header(self, exercise: str, case_names: Sequence[str], shard: str | None) -> str:
+    def header(self, exercise: str, case_names: Sequence[str], shard: Shard | None) -> str:
         data = {"kind": JOURNAL_KIND, "exercise": exercise, "cases": list(case_names)}
-        return json.dumps({**data, "shard": shard}, ensure_ascii=False)
+        label = None if shard is None else str(shard)
+        return json.dumps({**data, "shard": label}, ensure_ascii=False)
 
     def load(self, expected_header: str) -> list[Entry]:
         """The entries of an earlier run of the same batch; ``UsageError`` for another batch."""
@@ -338,7 +362,7 @@ def _check_shards(books: Sequence[tuple[str, Gradebook]], *, allow_partial: bool
     for name, book in books:
         if book.shard is None:
             continue
-        k, n = (int(x) for x in book.shard.split("/"))
+        k, n = book.shard.index, book.shard.count
         if (k, n) in seen:
             raise UsageError(f"{seen[k, n]} and {name} are both shard {k}/{n}")
         seen[k, n] = name

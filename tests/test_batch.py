@@ -20,7 +20,7 @@ from conftest import SCRIPTS
 
 from grader.batch import discover, parse_shard, shard
 from grader.cli import cli
-from grader.gradebook import Gradebook
+from grader.gradebook import Gradebook, Shard
 from grader.judging.errors import UsageError
 from grader.resources import Root
 from grader.spec import Exercise
@@ -128,14 +128,16 @@ def test_a_folder_holding_only_a_notebook_gets_the_notebooks_advice(tmp_path: Pa
 def test_shards_partition_the_class(klass: Path) -> None:
     everyone = discover([str(klass)])
     for n in (1, 2, 3, 7, 9):
-        slices = [shard(everyone, k, n) for k in range(1, n + 1)]
+        slices = [shard(everyone, Shard(k, n)) for k in range(1, n + 1)]
         names = [s.name for part in slices for s in part]
         assert sorted(names) == sorted(s.name for s in everyone)  # the union is the whole
         assert len(names) == len(set(names))  # no overlap
-    assert shard(everyone, 2, 3) == shard(list(reversed(everyone)), 2, 3)  # deterministic
+    assert shard(everyone, Shard(2, 3)) == shard(
+        list(reversed(everyone)), Shard(2, 3)
+    )  # deterministic
 
 
-@pytest.mark.parametrize("bad", ["0/3", "4/3", "1-3", "x/y", "1/0"])
+@pytest.mark.parametrize("bad", ["0/3", "4/3", "1-3", "x/y", "1/0", "-1/3", "1/3/5", " 1/3", ""])
 def test_bad_shard_specs(bad: str) -> None:
     with pytest.raises(UsageError):
         parse_shard(bad)

@@ -436,3 +436,49 @@ def test_grade_alone_shows_its_help() -> None:
     assert result.exit_code == 2
     assert "Grade a Python script against" in result.stdout
     assert "grade: error" not in result.output
+
+
+BROKEN_GRADER = """
+import sys
+import grader.spec
+
+def exercise_names(root):
+    raise RuntimeError("a bug \\x1b[2J of grade's own")
+
+grader.spec.exercise_names = exercise_names
+from grader.cli import main
+sys.argv = ["grade", "list"]
+main()
+"""
+
+
+def test_a_bug_in_grade_exits_4_with_one_line_and_a_crash_file(tmp_path: Path) -> None:
+    """An unexpected exception was a traceback and exit 1: CI read it as 'the student failed'."""
+    done = subprocess.run(
+        [sys.executable, "-c", BROKEN_GRADER],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "GRADE_CRASH_DIR": str(tmp_path)},
+        timeout=60,
+    )
+    assert done.returncode == 4, done.stderr
+    assert "Traceback" not in done.stderr and "\x1b" not in done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("grade: internal error (a bug in grade, not your script): RuntimeError")
+    (crash,) = tmp_path.glob("grade-crash-*.txt")
+    assert str(crash) in line
+    text = crash.read_text()
+    assert "Traceback (most recent call last)" in text and "in exercise_names" in text
+    assert "'list'" in text  # the command, to reproduce it
+
+
+def test_a_crash_file_that_cannot_be_written_still_gives_the_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", BROKEN_GRADER],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "GRADE_CRASH_DIR": str(tmp_path / "missing")},
+        timeout=60,
+    )
+    assert done.returncode == 4, done.stderr
+    assert "no crash file could be written" in done.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -12,12 +13,12 @@ import pytest
 from conftest import Golden
 from test_render import sample_report
 
-from grader.gradebook import Entry, Gradebook, class_junit, markdown, merge
+from grader.gradebook import Entry, Gradebook, Shard, class_junit, markdown, merge
 from grader.judging.errors import ExitCode, UsageError
 from grader.judging.records import Feedback
 
 
-def _book(shard: str | None = None) -> Gradebook:
+def _book(shard: Shard | None = None) -> Gradebook:
     feedback = sample_report().feedback()
     names = tuple(c.name for c in feedback.cases)
     good = replace(feedback, submission="class/alice/solution.py")
@@ -56,10 +57,21 @@ def test_csv_and_summary_never_pass_names_through_raw() -> None:
 
 def test_json_round_trips(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
-    path.write_text(_book("1/2").to_json())
+    path.write_text(_book(Shard(1, 2)).to_json())
     loaded = Gradebook.load(path)
     assert loaded.to_json() == path.read_text()
-    assert loaded.shard == "1/2" and isinstance(loaded.entries[0].feedback, Feedback)
+    assert loaded.shard == Shard(1, 2) and isinstance(loaded.entries[0].feedback, Feedback)
+    assert json.loads(path.read_text())["shard"] == "1/2"  # the file's form: K/N
+
+
+@pytest.mark.parametrize("label", ["shard-1", "0/2", "3/2", "1/2/3", 7, ["1", "2"]])
+def test_a_damaged_shard_label_is_a_damaged_gradebook(tmp_path: Path, label: object) -> None:
+    """It was a string split at run time: 'shard-1' crashed grade merge with a traceback."""
+    path = tmp_path / "g.json"
+    data = json.loads(_book(Shard(1, 2)).to_json())
+    path.write_text(json.dumps({**data, "shard": label}))
+    with pytest.raises(UsageError, match="damaged gradebook"):
+        Gradebook.load(path)
 
 
 def test_exit_policy() -> None:
@@ -72,8 +84,8 @@ def test_exit_policy() -> None:
 
 def test_merge_joins_and_refuses() -> None:
     book = _book()
-    first = replace(book, entries=book.entries[:1], shard="1/2")
-    second = replace(book, entries=book.entries[1:], shard="2/2")
+    first = replace(book, entries=book.entries[:1], shard=Shard(1, 2))
+    second = replace(book, entries=book.entries[1:], shard=Shard(2, 2))
     merged = merge([("a.json", first), ("b.json", second)])
     unsharded = replace(first, shard=None)
     assert [e.submission for e in merged.entries] == [e.submission for e in book.entries]

@@ -111,6 +111,14 @@ class DefaultGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("grade: interrupted", err=True)
             ctx.exit(received.exit_code)
+        except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
+            raise
+        except Exception as exc:  # a bug of ours: exit 4 and a crash file, never a traceback
+            from ..crash import crash_line, write_crash
+            from ..render.escape import safe
+
+            click.echo(safe(crash_line(exc, write_crash(exc, sys.argv))), err=True)
+            ctx.exit(ExitCode.GRADER_ERROR)
         finally:  # in-process callers (tests) get their own handlers back
             for signum, handler in before.items():
                 signal.signal(signum, handler)

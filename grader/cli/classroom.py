@@ -107,13 +107,14 @@ def batch(
     from ..judging.errors import UsageError
     from .progress import batch_progress
 
+    part = batching.parse_shard(shard) if shard is not None else None
     spec = load(exercise, root)
     config = spec.root.config
     found = batching.discover(
         paths, config.max_submission_kb << 10, config.submissions.get(spec.name)
     )
-    if shard is not None:
-        found = batching.shard(found, *batching.parse_shard(shard))
+    if part is not None:
+        found = batching.shard(found, part)
     outputs = [json_file, csv_file, junit_file, summary_file]
     refuse_overwriting(outputs, [s.path for s in found], "a submission")
     plan = replace(
@@ -134,7 +135,7 @@ def batch(
         raise UsageError("--resume needs the --json or --csv file the interrupted run wrote")
     graded = []
     if journal is not None:
-        header = journal.header(plan.exercise.name, [c.name for c in plan.cases], shard)
+        header = journal.header(plan.exercise.name, [c.name for c in plan.cases], part)
         if resume and journal.path.exists():
             graded = journal.load(header)
         journal.start(header, graded)
@@ -145,7 +146,7 @@ def batch(
                 journal.append(entry)
             show(entry)
 
-        book = batching.grade_batch(plan, found, shard_label=shard, on_done=on_done, graded=graded)
+        book = batching.grade_batch(plan, found, shard_label=part, on_done=on_done, graded=graded)
     if json_file is not None:
         write_atomically(json_file, book.to_json())
     if csv_file is not None:
