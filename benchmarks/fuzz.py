@@ -11,10 +11,11 @@ import time
 from pathlib import Path
 
 from grader.fuzz import fuzz
-from grader.grading import prepare
 from grader.material import material
+from grader.plan import prepare
 from grader.resources import find_root
 from grader.spec import exercise_names, load_exercise
+from grader.submissions import check_submission
 
 
 def main() -> None:
@@ -33,7 +34,7 @@ def main() -> None:
             found = fuzz(
                 plan,
                 teacher,
-                str(wrong.path),
+                check_submission(wrong.path),
                 count=args.count,
                 seed=args.seed,
                 units=exercise.fuzz_units,
@@ -53,7 +54,7 @@ def main() -> None:
             found = fuzz(
                 plan,
                 teacher,
-                str(accepted),
+                check_submission(accepted),
                 count=args.accepted_count,
                 seed=args.seed,
                 units=exercise.fuzz_units,

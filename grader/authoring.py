@@ -17,10 +17,10 @@ import yaml
 from .cases import CASES_META_FILE, secret_meta
 from .expected import reference_output, regenerate
 from .files import write_atomically
-from .grading import Runner
 from .judging.errors import ExerciseError, UsageError
 from .judging.records import Visibility
 from .material import material, validate
+from .plan import Runner
 from .resources import Root
 from .spec import SPEC_SUFFIX, CaseMeta, Exercise, parse_case_meta, parse_yaml, read_yaml
 

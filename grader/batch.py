@@ -11,34 +11,13 @@ from __future__ import annotations
 import glob
 import itertools
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, as_completed
-from dataclasses import dataclass, field, replace
-from datetime import datetime
 from pathlib import Path
 
 from .gradebook import Entry, Gradebook, Shard
-from .grading import (
-    MAX_SUBMISSION_BYTES,
-    Plan,
-    compile_error,
-    linked_folder,
-    now,
-    read_submission,
-    report,
-    submit_cases,
-    worker_pool,
-)
+from .grading import Graded, Interrupted, grade_submissions
 from .judging.errors import UsageError
-from .judging.judge import not_compiled
-from .judging.records import CaseOutcome
-
-
-@dataclass(frozen=True)
-class Submission:
-    name: str
-    path: Path
-    problem: str | None = None  # why it cannot be graded, if it cannot
-    text: bytes | None = field(default=None, repr=False, compare=False)  # graded: read once
+from .plan import Plan
+from .submissions import MAX_SUBMISSION_BYTES, Submission, linked_folder, read
 
 
 def _visible(folder: Path) -> list[Path]:
@@ -49,16 +28,16 @@ def _from_folder(folder: Path, name: str, limit: int, expected: str | None) -> S
     """The folder's script: the expected file name (the course's [submissions]) if it is
     there, else its only .py file; several and none of that name is refused, never guessed."""
     if expected is not None and (folder / expected).is_file():
-        return _read(name, folder / expected, limit)
+        return _read_as(name, folder / expected, limit)
     scripts = [p for p in _visible(folder) if p.suffix == ".py" and p.is_file()]
     notebooks = [p for p in _visible(folder) if p.suffix == ".ipynb"]
     if not scripts and len(notebooks) == 1:  # refused, with the advice to export it
-        return _read(name, notebooks[0], limit)
+        return _read_as(name, notebooks[0], limit)
     if len(scripts) != 1:
         found = ", ".join(p.name for p in scripts) or "none"
         wanted = f"{expected}, or one .py file," if expected is not None else "one .py file"
         return Submission(name, folder, f"expected {wanted} in the folder, found {found}")
-    return _read(name, scripts[0], limit)
+    return _read_as(name, scripts[0], limit)
 
 
 def discover(
@@ -95,9 +74,8 @@ def discover(
     return sorted(found, key=lambda s: s.name)
 
 
-def _read(name: str, path: Path, limit: int) -> Submission:
-    text, problem = read_submission(path, limit)
-    return Submission(name, path, problem, text if problem is None else None)
+def _read_as(name: str, path: Path, limit: int) -> Submission:
+    return read(path, name, limit)
 
 
 def _fixed_part(pattern: str) -> Path:
@@ -113,12 +91,12 @@ def _linked(path: Path, name: str, limit: int) -> Submission:
     graded as theirs, or shown in a SyntaxError."""
     if path.is_dir():
         return Submission(name, path, "is a symbolic link; grade the folder itself")
-    return _read(name, path, limit)
+    return _read_as(name, path, limit)
 
 
 def _expand(path: Path, limit: int, expected: str | None) -> list[Submission]:
     if not path.is_dir():
-        return [_read(str(path), path, limit)]
+        return [_read_as(str(path), path, limit)]
     children = _visible(path)
     # one student's folder: one script or notebook (beside notes, data...), no sub-folder; a
     # notebook is a submission of its own, refused with the advice to export it
@@ -133,7 +111,7 @@ def _expand(path: Path, limit: int, expected: str | None) -> list[Submission]:
         elif child.is_dir():
             found.append(_from_folder(child, name, limit, expected))
         else:
-            found.append(_read(name, child, limit))
+            found.append(_read_as(name, child, limit))
     return found
 
 
@@ -150,20 +128,10 @@ def shard(submissions: Sequence[Submission], part: Shard) -> list[Submission]:
     return [s for i, s in enumerate(ordered) if i % part.count == part.index - 1]
 
 
-@dataclass(eq=False)  # hashed by identity: one per submission in flight
-class _InFlight:
-    submission: Submission
-    started: datetime
-    futures: list[Future[CaseOutcome]]
-    left: int
-
-
-def _entry(plan: Plan, flight: _InFlight) -> Entry:
-    sub = flight.submission
-    outcomes = [f.result() for f in flight.futures]
-    return Entry(
-        sub.name, str(sub.path), report(plan, sub.path, outcomes, flight.started).feedback()
-    )
+def _entry(graded: Graded) -> Entry:
+    sub = graded.submission
+    feedback = graded.report.feedback() if graded.report is not None else None
+    return Entry(sub.name, str(sub.path), feedback, sub.problem)
 
 
 def grade_batch(
@@ -181,50 +149,23 @@ def grade_batch(
     were fully graded and is marked interrupted.
     """
     done: dict[str, Entry] = {e.submission: e for e in graded}
-    submissions = [s for s in submissions if s.name not in done]
 
-    def finish(entry: Entry) -> None:
+    def finish(result: Graded) -> None:
+        entry = _entry(result)
         done[entry.submission] = entry
         if on_done is not None:
             on_done(entry)
 
     interrupted = False
-    pool = worker_pool(plan.jobs)
-    owner: dict[Future[CaseOutcome], _InFlight] = {}
     try:
-        for sub in submissions:
-            if sub.problem is not None:
-                finish(Entry(sub.name, str(sub.path), None, sub.problem))
-                continue
-            error = compile_error(sub.path, sub.text)
-            if error:  # no case would run: said once, without spending a run on it
-                outcomes = [not_compiled(c, error) for c in plan.cases]
-                broken = replace(report(plan, sub.path, outcomes, now()), compile_error=error)
-                finish(Entry(sub.name, str(sub.path), broken.feedback()))
-                continue
-            futures = submit_cases(pool, plan, sub.path.resolve(), plan.cases, sub.text)
-            flight = _InFlight(sub, now(), futures, len(futures))
-            owner.update(dict.fromkeys(futures, flight))
-        for future in as_completed(owner):
-            flight = owner[future]
-            flight.left -= 1
-            if flight.left == 0:
-                finish(_entry(plan, flight))
-    except KeyboardInterrupt:
+        grade_submissions(
+            plan,
+            [s for s in submissions if s.name not in done],
+            in_case_order=False,
+            on_done=finish,
+        )
+    except Interrupted:
         interrupted = True
-        # Runs that ended before Ctrl-C are graded work: keep each submission they complete,
-        # even if the loop above had not come to it yet.
-        for flight in dict.fromkeys(owner.values()):
-            if flight.left > 0 and all(f.done() and not f.cancelled() for f in flight.futures):
-                finish(_entry(plan, flight))
-        for future in owner:
-            future.cancel()
-        plan.cancel()
-    except BaseException:
-        plan.cancel()
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
     return Gradebook(
         exercise=plan.exercise.name,
         case_names=tuple(c.name for c in plan.cases),

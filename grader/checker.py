@@ -14,7 +14,7 @@ from .judging.records import Case, Comparison
 from .judging.runs import Limits, RunResult
 
 if TYPE_CHECKING:
-    from .grading import Plan
+    from .plan import Plan
 
 Runner = Callable[..., RunResult]  # Sandbox.run's: (argv, *, stdin, limits, files=None, ...)
 

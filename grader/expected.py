@@ -6,11 +6,11 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .grading import Plan, Runner
 from .judging.errors import ExerciseError, InternalError
 from .judging.mistakes import Mistakes
 from .judging.text import decode, last_line
 from .material import material
+from .plan import Plan, Runner
 from .spec import Exercise
 
 

@@ -16,13 +16,14 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 
 from .expected import reference_output
-from .grading import Plan, run_case
+from .grading import run_case
 from .judging.errors import GraderError
 from .judging.records import Case, CaseOutcome, Verdict
 from .material import Material, generate, validate
+from .plan import Plan
+from .submissions import Submission
 
 UNITS = ("lines", "tokens")
 
@@ -39,8 +40,8 @@ class Finding:
 class _Oracle:
     """Whether an input is valid and the submission disagrees with the reference on it."""
 
-    def __init__(self, plan: Plan, material: Material, script: str) -> None:
-        self.plan, self.material, self.script = plan, material, script
+    def __init__(self, plan: Plan, material: Material, submission: Submission) -> None:
+        self.plan, self.material, self.submission = plan, material, submission
         self.checks = 0
         self._seen: dict[bytes, CaseOutcome | None] = {}
         self._lock = threading.Lock()
@@ -59,7 +60,8 @@ class _Oracle:
                 expected = None
             if expected is not None:
                 case = Case(name="fuzz", input=data, expected=expected, title="fuzz")
-                judged = run_case(self.plan, Path(self.script), case)
+                script, text = self.submission.path.resolve(), self.submission.text
+                judged = run_case(self.plan, script, case, text=text)
                 wrong = not judged.passed and judged.verdict is not Verdict.GRADER_ERROR
                 found = judged if wrong else None
         with self._lock:
@@ -114,7 +116,7 @@ def shrink(data: bytes, keeps: Callable[[bytes], bool], units: tuple[str, ...] =
 def fuzz(
     plan: Plan,
     material: Material,
-    script: str,
+    submission: Submission,
     *,
     count: int,
     seed: int,
@@ -123,7 +125,7 @@ def fuzz(
     """Up to ``count`` generated inputs, sizes growing from 1; the first disagreement, shrunk."""
     if not material.generator.is_file():
         raise GraderError(f"{material.generator} is missing: --fuzz needs the generator")
-    oracle = _Oracle(plan, material, script)
+    oracle = _Oracle(plan, material, submission)
     rng = random.Random(seed)
     seeds = [rng.randrange(1 << 30) for _ in range(count)]
     sizes = [1 + (i * 40) // max(1, count) for i in range(count)]  # tiny first: most show there

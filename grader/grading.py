@@ -1,213 +1,58 @@
-"""Grading runs: ``prepare`` sets one up once (a ``Plan``), ``grade`` grades a submission with it.
+"""The one grading loop: submissions in, a report each out, every case-run in one pool.
 
-Every command that runs submissions builds its ``Plan`` here, so the set-up (which cases, which
-limits, what a run may see, how many at once) is decided in one place, not per command.
+``grade`` (one script, ``grade check``), ``grade_many`` (a teacher's solutions) and
+``batch.grade_batch`` (a class) are this loop with other orders: case order for a report
+printed as it goes, as-completed for a class. It checks each submission's compile once, owns
+the budgets (-x, a time-out ends the rest, seconds per submission) and hands its listeners the
+student-visible feedback only.
 """
 
 from __future__ import annotations
 
-import os
 import signal
 import socket
-import stat
-import sys
-import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
+from threading import Lock
 
-from .cases import exercise_cases
 from .checker import comparator_for
+from .judging.compare import Comparator
 from .judging.diagnose import advise
 from .judging.errors import GraderError, SubmissionError
-from .judging.judge import grader_error, judge, not_compiled, skipped, syntax_error
-from .judging.mistakes import Mistakes
-from .judging.records import Case, CaseOutcome, Report, Verdict
-from .judging.timing import time_limit
-from .mistakes import load as known_mistakes
-from .resources import Root
-from .sandbox import Isolation, Limits, RunResult, Sandbox, SandboxMode
-from .spec import Exercise
-
-Runner = Callable[..., RunResult]  # Sandbox.run's: (argv, *, stdin, limits, source=None)
-MAX_SUBMISSION_BYTES = 1 << 20  # a script larger than 1 MiB is not a student's exercise
-
-
-def submission_problem(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> str | None:
-    """Why ``path`` cannot be graded as a submission, or None. The one rule for every command;
-    ``limit`` is the largest size in bytes (a course may set ``max_submission_kb``)."""
-    return read_submission(path, limit)[1]
-
-
-def read_submission(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> tuple[bytes, str | None]:
-    """The submission's text, read once, and why it cannot be graded (None if it can). What is
-    graded is this text: the file read again later could have been swapped meanwhile (its
-    folder for a link to one the grader can read and the student cannot)."""
-    try:
-        info = path.lstat()
-    except FileNotFoundError:
-        return b"", "does not exist"
-    except OSError as exc:
-        return b"", f"cannot be read: {exc.strerror}"
-    if stat.S_ISLNK(info.st_mode):
-        # followed, it could name any file the grader can read (a hidden .out, /etc/shadow) and
-        # show its first line in a SyntaxError
-        return b"", "is a symbolic link; grade the file itself"
-    if stat.S_ISDIR(info.st_mode):
-        return b"", "is a folder; give the .py file to grade"
-    linked = linked_folder(path)
-    if linked is not None:  # a link committed to a student's repository, where CI grades
-        return b"", f"is reached through {linked}, a symbolic link; give its real path"
-    if not stat.S_ISREG(info.st_mode):
-        return b"", "is not a regular file"  # a FIFO or a device would hang or flood the grader
-    if path.suffix == ".ipynb":
-        return b"", (
-            "is a notebook: export it with 'jupyter nbconvert --to script', then grade the .py"
-        )
-    if path.suffix != ".py":
-        return b"", "is not a Python script (.py)"
-    if info.st_size > limit:
-        return b"", f"is larger than {limit >> 10} KiB"
-    try:  # never through a link swapped in since the lstat
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                return b"", "is not a regular file"
-            data = f.read(limit + 1)
-    except OSError as exc:
-        return b"", f"cannot be read: {exc.strerror}"
-    if len(data) > limit:
-        return b"", f"is larger than {limit >> 10} KiB"
-    if b"\0" in data:
-        return b"", "is a binary file, not a Python script"
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return b"", "is not UTF-8 text"
-    return data, None
-
-
-def linked_folder(path: Path, top: Path | None = None) -> str | None:
-    """The first folder on ``path`` below ``top`` (the working directory) that is a symbolic
-    link, named from ``top``; None if there is none, or if ``path`` is not below ``top``. What
-    lies above ``top`` is the caller's own set-up, followed as it is. ``top`` is found on the
-    path by what it is, not by its name: a link to it ("$PWD" of a linked folder) is it too."""
-    here = Path.cwd()
-    full = path if path.is_absolute() else here / path
-    folders = [*reversed(full.parents)]
-    start = next((i for i, folder in enumerate(folders) if _same(folder, top or here)), None)
-    if start is None:
-        return None
-    for below in folders[start + 1 :]:
-        if below.is_symlink():
-            return str(below.relative_to(folders[start]))
-    return None
-
-
-def _same(one: Path, other: Path) -> bool:
-    try:
-        return one.samefile(other)
-    except OSError:
-        return False
-
-
-def check_submission(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> Path:
-    """The submission as an absolute path, or a ``SubmissionError`` a student can act on."""
-    return checked_submission(path, limit)[0]
-
-
-def checked_submission(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> tuple[Path, bytes]:
-    """The submission as an absolute path and its text (what is graded), or a
-    ``SubmissionError`` a student can act on."""
-    text, problem = read_submission(path, limit)
-    if problem is not None:
-        raise SubmissionError(f"submission {path} {problem}")
-    return path.resolve(), text
-
-
-def hidden_from_runs(root: Root, cases_dir: Path | None = None) -> tuple[Path, ...]:
-    """What no run may see: every exercise's cases, the teacher material, a ``--cases`` folder.
-
-    The one place this is decided; absolute paths, since the sandbox's mounts need them.
-    """
-    hidden = [root.cases, root.material, root.secret_cases]
-    if cases_dir is not None:
-        hidden.append(cases_dir)
-    return tuple(p.resolve() for p in hidden)
-
-
-def open_sandbox(root: Root, *, mode: SandboxMode, cases_dir: Path | None = None) -> Sandbox:
-    """A sandbox for runs of ``root``'s exercises (references included)."""
-    return Sandbox.create(mode, hide=hidden_from_runs(root, cases_dir))
+from .judging.judge import grader_error, judge, not_compiled, skipped
+from .judging.records import Case, CaseFeedback, CaseOutcome, Report, Verdict
+from .plan import Plan
+from .submissions import Submission, check_submission, compile_error
 
 
 @dataclass(frozen=True)
-class Plan:
-    """How a grading run is set up: built once by ``prepare``, then used for every submission."""
+class Graded:
+    """One submission's result: its report, or None where it could not be graded (its
+    ``problem`` says why)."""
 
-    exercise: Exercise
-    cases: tuple[Case, ...]
-    limits: Limits
-    runner: Runner  # the sandbox's run, or a test's stand-in
-    jobs: int  # case-runs at once
-    sandbox: Sandbox | None = field(default=None, repr=False)
-    python: str = sys.executable
-    skip_after_timeout: bool = False  # a submission's remaining cases, once one timed out
-    stop_after_failure: bool = False  # -x: the cases after the first that does not pass
-    max_time_per_submission: float | None = None  # seconds of runs, then the rest is skipped
-    mistakes: Mistakes = field(default_factory=Mistakes)  # known-wrong outputs, per case
-    max_submission_bytes: int = MAX_SUBMISSION_BYTES
-
-    def notice(self) -> str | None:
-        """The sandbox's one line on what is not isolated here, if anything."""
-        return self.sandbox.notice() if self.sandbox is not None else None
-
-    def cancel(self) -> None:
-        """End the runs in progress and refuse new ones (Ctrl-C): the plan is spent after it."""
-        if self.sandbox is not None:
-            self.sandbox.cancel()
+    submission: Submission
+    report: Report | None
 
 
-def prepare(
-    exercise: Exercise,
-    *,
-    cases_dir: Path | None = None,
-    mode: SandboxMode = SandboxMode.AUTO,
-    sandbox: Sandbox | None = None,
-    timeout_s: float | None = None,
-    jobs: int | None = None,
-    isolation: Isolation = Isolation.FORK,
-) -> Plan:
-    """The plan for grading submissions of ``exercise`` on its cases (or ``cases_dir``'s).
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) during a grading: the runs in progress ended, and ``graded`` holds
+    every submission whose cases had all finished before it."""
 
-    ``sandbox``, when given, is reused (no new probe) and made to hide what ``hidden_from_runs``
-    says too; else one is opened in ``mode``.
-    """
-    cases = exercise_cases(exercise, cases_dir)
-    hidden = hidden_from_runs(exercise.root, cases_dir)
-    workers = max(1, jobs or os.cpu_count() or 1)
-    at_once = min(workers, len(cases))
-    if sandbox is not None:
-        box = sandbox.hiding(hidden).preloading(exercise.preload)
-        box.warm(at_once)
-    else:
-        box = Sandbox.create(
-            mode, hide=hidden, isolation=isolation, preload=exercise.preload, warm=at_once
-        )
-    limit = time_limit(exercise.limits.time_s, exercise.root.config.timeout, timeout_s)
-    limits = replace(exercise.limits, time_s=limit.seconds)
-    return Plan(
-        exercise=exercise,
-        cases=cases,
-        limits=limits,
-        runner=box.run,
-        jobs=workers,
-        sandbox=box,
-        mistakes=known_mistakes(exercise) if cases_dir is None else Mistakes(),
-        max_submission_bytes=exercise.root.config.max_submission_kb << 10,
-    )
+    def __init__(self, graded: Sequence[Graded]) -> None:
+        super().__init__()
+        self.graded = tuple(graded)
+
+
+OnStart = Callable[[Submission, str], None]  # (submission, its compile error or "")
+OnCase = Callable[[Submission, CaseFeedback], None]
+OnDone = Callable[[Graded], None]
+
+
+def _stopped_by(name: str) -> str:
+    return f"not run: case {name} failed first (-x)"
 
 
 class Budget:
@@ -216,7 +61,7 @@ class Budget:
 
     def __init__(self, plan: Plan) -> None:
         self._plan = plan
-        self._lock = threading.Lock()
+        self._lock = Lock()
         self._used = 0.0
         self._stop: str | None = None
         self._failed: tuple[int, str] | None = None  # the first failing case, in case order
@@ -225,7 +70,7 @@ class Budget:
         """Why case ``index`` (in case order) should not run, if it should not."""
         with self._lock:
             if self._failed is not None and index > self._failed[0]:
-                return f"not run: case {self._failed[1]} failed first (-x)"
+                return _stopped_by(self._failed[1])
             return self._stop
 
     def record(self, index: int, outcome: CaseOutcome) -> None:
@@ -248,16 +93,19 @@ def run_case(
     budget: Budget | None = None,
     index: int = 0,
     text: bytes | None = None,
+    comparator: Comparator | None = None,
 ) -> CaseOutcome:
-    """One case of one (checked) script, run on ``text`` (what the check read) where given;
-    a fault of the grader's becomes that case's verdict."""
+    """One case of one (checked) script, run on ``text`` (what the check read) where given,
+    compared by ``comparator`` where given (else the exercise's); a fault of the grader's
+    becomes that case's verdict."""
     refusal = budget.refusal(index) if budget is not None else None
     if refusal is not None:
         return skipped(case, refusal)
     try:
         argv = [plan.python, str(script)]
         run = plan.runner(argv, stdin=case.input, limits=plan.limits, source=text)
-        outcome = judge(case, run, comparator_for(plan, case), plan.limits)
+        compare = comparator if comparator is not None else comparator_for(plan, case)
+        outcome = judge(case, run, compare, plan.limits)
         outcome = replace(outcome, advice=advise(outcome, script))
         if outcome.verdict is Verdict.WRONG_ANSWER:
             outcome = replace(outcome, diagnosis=plan.mistakes.match(case.name, outcome.stdout))
@@ -270,20 +118,6 @@ def run_case(
     return outcome
 
 
-def submit_cases(
-    pool: Executor, plan: Plan, script: Path, cases: Sequence[Case], text: bytes | None = None
-) -> list[Future[CaseOutcome]]:
-    limited = (
-        plan.skip_after_timeout
-        or plan.stop_after_failure
-        or plan.max_time_per_submission is not None
-    )
-    budget = Budget(plan) if limited else None
-    return [
-        pool.submit(run_case, plan, script, case, budget, i, text) for i, case in enumerate(cases)
-    ]
-
-
 def _after_first_failure(plan: Plan, outcomes: list[CaseOutcome]) -> list[CaseOutcome]:
     """With -x, every case after the first that did not pass is skipped, whether or not a run
     of it had already started: the report reads as if they ran one by one."""
@@ -292,12 +126,20 @@ def _after_first_failure(plan: Plan, outcomes: list[CaseOutcome]) -> list[CaseOu
     first = next((i for i, o in enumerate(outcomes) if not o.passed), None)
     if first is None:
         return outcomes
-    why = f"not run: case {outcomes[first].case.name} failed first (-x)"
+    why = _stopped_by(outcomes[first].case.name)
     return outcomes[: first + 1] + [skipped(o.case, why) for o in outcomes[first + 1 :]]
 
 
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
 def report(
-    plan: Plan, submission: Path, outcomes: Sequence[CaseOutcome], started: datetime
+    plan: Plan,
+    submission: Path,
+    outcomes: Sequence[CaseOutcome],
+    started: datetime,
+    compile_error: str = "",
 ) -> Report:
     return Report(
         exercise=plan.exercise.name,
@@ -305,11 +147,8 @@ def report(
         outcomes=tuple(outcomes),
         started_at=started.isoformat(timespec="seconds"),
         hostname=socket.gethostname(),
+        compile_error=compile_error,
     )
-
-
-def now() -> datetime:
-    return datetime.now(timezone.utc)
 
 
 def _main_thread_takes_signals() -> None:
@@ -324,58 +163,149 @@ def worker_pool(workers: int) -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=workers, initializer=_main_thread_takes_signals)
 
 
-OnCase = Callable[[CaseOutcome], None]
+def _ready(outcome: CaseOutcome) -> Future[CaseOutcome]:
+    done: Future[CaseOutcome] = Future()
+    done.set_result(outcome)
+    return done
 
 
-def grade(plan: Plan, submission: Path, *, on_case: OnCase | None = None) -> Report:
-    """Run ``submission`` on every case of the plan (``plan.jobs`` at once), in case order;
-    ``on_case`` hears of each outcome as soon as it and the ones before it are known."""
-    return grade_many(plan, [submission], on_case=on_case)[0]
+@dataclass(eq=False)  # hashed by identity: one per submission in flight
+class _Flight:
+    submission: Submission
+    started: datetime
+    compile_error: str
+    futures: list[Future[CaseOutcome]]
+    left: int
+
+    def complete(self) -> bool:
+        return all(f.done() and not f.cancelled() for f in self.futures)
 
 
-def compile_error(submission: Path, text: bytes | None = None) -> str:
-    """What Python would print if ``submission`` (already checked; its ``text`` where the
-    check read it) does not compile, or "".
-
-    Checked once, before any case runs: a syntax error is one mistake, not one per case.
-    """
-    try:
-        return syntax_error(submission.read_bytes() if text is None else text, str(submission))
-    except OSError as exc:  # gone meanwhile
-        return f"{type(exc).__name__}: {exc}\n"
-
-
-def grade_many(
-    plan: Plan, submissions: Sequence[Path], *, on_case: OnCase | None = None
-) -> list[Report]:
-    """Grade several scripts, every case-run of every one in one pool: the cores stay busy
-    where one script's long case would leave the others idle. Reports keep the order given.
-    A script that does not compile runs no case: each is a runtime_error saying so."""
-    checked = [checked_submission(s, plan.max_submission_bytes) for s in submissions]
-    scripts = [script for script, _text in checked]
-    errors = [compile_error(script, text) for script, text in checked]
-    started = now()
-    pool = worker_pool(max(1, min(plan.jobs, len(plan.cases) * len(scripts))))
-    try:
+def _launch(pool: Executor, plan: Plan, sub: Submission) -> _Flight:
+    error = compile_error(sub)
+    if error:  # no case would run: said once, without spending a run on it
+        futures = [_ready(not_compiled(c, error)) for c in plan.cases]
+    else:
+        limited = (
+            plan.skip_after_timeout
+            or plan.stop_after_failure
+            or plan.max_time_per_submission is not None
+        )
+        budget = Budget(plan) if limited else None
+        script = sub.path.resolve()
         futures = [
-            [] if error else submit_cases(pool, plan, script, plan.cases, text)
-            for (script, text), error in zip(checked, errors, strict=True)
+            pool.submit(run_case, plan, script, case, budget, i, sub.text)
+            for i, case in enumerate(plan.cases)
         ]
-        outcomes = []
-        for each, error in zip(futures, errors, strict=True):
-            done: list[CaseOutcome] = []
-            for i, case in enumerate(plan.cases):
-                done.append(not_compiled(case, error) if error else each[i].result())
-                done = _after_first_failure(plan, done)
-                if on_case is not None:
-                    on_case(done[-1])
-            outcomes.append(done)
-    except BaseException:  # Ctrl-C: end the runs in progress now, not at their time limit
+    return _Flight(sub, now(), error, futures, len(futures))
+
+
+def grade_submissions(
+    plan: Plan,
+    submissions: Sequence[Submission],
+    *,
+    in_case_order: bool = True,
+    on_start: OnStart | None = None,
+    on_case: OnCase | None = None,
+    on_done: OnDone | None = None,
+) -> list[Graded]:
+    """Grade every submission with ``plan``, all their case-runs in one pool of ``plan.jobs``.
+
+    In case order, each submission's cases reach ``on_case`` in order, as soon as each and the
+    ones before it are known (a report printed as it goes); else a submission reaches
+    ``on_done`` as soon as all its cases are (a class, where one slow student must not hold
+    the rows of the others). Results keep the order given. On Ctrl-C the runs in progress end
+    at once and ``Interrupted`` carries what was fully graded.
+    """
+    results: dict[int, Graded] = {}
+
+    def finish(index: int, flight: _Flight | None, sub: Submission) -> None:
+        graded = Graded(sub, None)
+        if flight is not None:
+            outcomes = _after_first_failure(plan, [f.result() for f in flight.futures])
+            made = report(plan, sub.path, outcomes, flight.started, flight.compile_error)
+            graded = Graded(sub, made)
+        results[index] = graded
+        if on_done is not None:
+            on_done(graded)
+
+    runs = max(1, len(plan.cases)) * max(1, len(submissions))
+    pool = worker_pool(max(1, min(plan.jobs, runs)))
+    flights: dict[int, _Flight] = {}
+    try:
+        for index, sub in enumerate(submissions):
+            if sub.problem is not None:
+                finish(index, None, sub)
+                continue
+            flights[index] = _launch(pool, plan, sub)
+            if on_start is not None:
+                on_start(sub, flights[index].compile_error)
+        if in_case_order:
+            for index, flight in flights.items():
+                done: list[CaseOutcome] = []
+                for future in flight.futures:
+                    done = _after_first_failure(plan, [*done, future.result()])
+                    if on_case is not None:
+                        on_case(flight.submission, done[-1].feedback())
+                finish(index, flight, flight.submission)
+        else:
+            owner = {f: (i, flight) for i, flight in flights.items() for f in flight.futures}
+            for future in as_completed(owner):
+                index, flight = owner[future]
+                flight.left -= 1
+                if flight.left == 0:
+                    finish(index, flight, flight.submission)
+    except KeyboardInterrupt:
+        # Runs that ended before Ctrl-C are graded work: keep each submission they complete,
+        # even if the loop above had not come to it yet.
+        for index, flight in flights.items():
+            if index not in results and flight.complete():
+                finish(index, flight, flight.submission)
+        for flight in flights.values():
+            for future in flight.futures:
+                future.cancel()
+        plan.cancel()
+        raise Interrupted([results[i] for i in sorted(results)]) from None
+    except BaseException:
         plan.cancel()
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-    return [
-        replace(report(plan, s, o, started), compile_error=e)
-        for s, o, e in zip(submissions, outcomes, errors, strict=True)
-    ]
+    return [results[i] for i in sorted(results)]
+
+
+def grade_many(
+    plan: Plan,
+    submissions: Sequence[Path],
+    *,
+    on_case: Callable[[CaseFeedback], None] | None = None,
+) -> list[Report]:
+    """Grade several scripts (each checked, or a ``SubmissionError``), in case order; the
+    reports keep the order given."""
+    checked = [check_submission(s, plan.max_submission_bytes) for s in submissions]
+    heard = None if on_case is None else (lambda _sub, case: on_case(case))
+    graded = grade_submissions(plan, checked, on_case=heard)
+    return [g.report for g in graded if g.report is not None]
+
+
+def grade(
+    plan: Plan,
+    submission: Path | Submission,
+    *,
+    on_start: Callable[[str], None] | None = None,
+    on_case: Callable[[CaseFeedback], None] | None = None,
+) -> Report:
+    """Run one submission on every case of the plan (``plan.jobs`` at once), in case order;
+    ``on_start`` hears its compile error ("" for none) before any case, ``on_case`` of each
+    case's feedback as soon as it and the ones before it are known."""
+    if isinstance(submission, Path):
+        sub = check_submission(submission, plan.max_submission_bytes)
+    elif submission.problem is not None:
+        raise SubmissionError(f"submission {submission.path} {submission.problem}")
+    else:
+        sub = submission
+    started = None if on_start is None else (lambda _sub, error: on_start(error))
+    heard = None if on_case is None else (lambda _sub, case: on_case(case))
+    (graded,) = grade_submissions(plan, [sub], on_start=started, on_case=heard)
+    assert graded.report is not None  # checked: it has no problem
+    return graded.report

@@ -21,9 +21,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .expected import reference_output
-from .grading import Plan, grade_many
+from .grading import grade_many
 from .judging.records import Case
 from .material import Material, generate, validate
+from .plan import Plan
 
 SIZES = (1, 2, 3, 5, 8, 13, 21, 34, 55)  # generated inputs, smallest first: the first gap found
 _SWAPS: dict[type[ast.operator], tuple[type[ast.operator], ...]] = {

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass, replace
-from pathlib import Path
 
-from .checker import comparator_for
 from .expected import reference_output
-from .grading import Plan
+from .grading import run_case
 from .judging.errors import ExitCode, GraderError
-from .judging.judge import RIGHT_ANYWAY, judge
-from .judging.records import Case, CaseOutcome, Comparison
+from .judging.judge import RIGHT_ANYWAY
+from .judging.records import Case, CaseOutcome, Comparison, Verdict
 from .material import Material, material, validate
+from .plan import Plan
 from .render.escape import safe
+from .submissions import Submission
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,8 @@ class Tried:
 
     @property
     def exit_code(self) -> int:
+        if self.outcome.verdict is Verdict.GRADER_ERROR:  # never the student's
+            return ExitCode.GRADER_ERROR
         if self.reference is None:
             return ExitCode.OK if self.outcome.exit_code == 0 else ExitCode.FAILED
         return ExitCode.OK if self.outcome.passed else ExitCode.FAILED
@@ -60,7 +62,8 @@ def _material(plan: Plan) -> Material | None:
         return None
 
 
-def try_input(plan: Plan, script: Path, data: bytes) -> Tried:
+def try_input(plan: Plan, submission: Submission, data: bytes) -> Tried:
+    """``submission`` (checked) on ``data``, beside the reference's output where it is here."""
     found = _material(plan)
     invalid = validate(found, data) if found is not None else None
     reference = None
@@ -72,10 +75,10 @@ def try_input(plan: Plan, script: Path, data: bytes) -> Tried:
         with contextlib.suppress(GraderError):  # the reference fails on it: show the run alone
             reference = reference_output(plan.exercise, data, runner=plan.runner)
     case = Case(name="your-input", input=data, expected=reference or "", title="your input")
-    run = plan.runner([plan.python, str(script)], stdin=data, limits=plan.limits)
     # without a reference there is nothing to compare with (a checker needs the expected too)
-    compare = comparator_for(plan, case) if reference is not None else _nothing_to_compare
-    outcome = judge(case, run, compare, plan.limits)
+    compare = None if reference is not None else _nothing_to_compare
+    script = submission.path.resolve()
+    outcome = run_case(plan, script, case, text=submission.text, comparator=compare)
     if reference is None:  # nor anything to have been right about
         outcome = replace(outcome, message=outcome.message.replace(RIGHT_ANYWAY, ""))
     return Tried(outcome, reference, invalid, why)

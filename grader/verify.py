@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .grading import Plan, grade, grade_many, prepare
+from .grading import grade, grade_many
 from .judging._compat import StrEnum
 from .judging.errors import ExerciseError, GraderError
 from .judging.records import Case, Report, Verdict
 from .material import Material, WrongSolution, material, validate
+from .plan import Plan, prepare
 from .resources import Root
 from .sandbox import Sandbox
 from .spec import Exercise, load_exercise

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from grader.grading import Plan, prepare
+from grader.plan import Plan, prepare
 from grader.resources import Root, RootKind, checkout_root
 from grader.sandbox import Sandbox, SandboxMode
 from grader.spec import Exercise, load_exercise

@@ -13,6 +13,7 @@ from grader.cli import cli
 from grader.fuzz import fuzz, shrink
 from grader.material import material, validate
 from grader.spec import Exercise
+from grader.submissions import check_submission
 
 WRONG = COURSE / "reference" / "add" / "wrong" / "drops_last_number.py"
 
@@ -40,8 +41,8 @@ def test_a_disagreement_is_shrunk_to_a_valid_minimal_input_the_same_each_time(
 ) -> None:
     plan = plan_of(add)
     teacher = material(add)
-    first = fuzz(plan, teacher, str(WRONG), count=30, seed=7)
-    again = fuzz(plan, teacher, str(WRONG), count=30, seed=7)
+    first = fuzz(plan, teacher, check_submission(WRONG), count=30, seed=7)
+    again = fuzz(plan, teacher, check_submission(WRONG), count=30, seed=7)
     assert first is not None and again is not None
     assert first.input == again.input  # deterministic for a seed
     assert validate(teacher, first.input) is None  # every candidate is checked first

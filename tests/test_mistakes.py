@@ -12,9 +12,10 @@ from click.testing import CliRunner
 from conftest import COURSE
 
 from grader.cli import cli
-from grader.grading import grade_many, prepare
+from grader.grading import grade_many
 from grader.judging.records import Verdict, Visibility
 from grader.material import material
+from grader.plan import prepare
 from grader.resources import Root
 from grader.sandbox import Sandbox
 from grader.spec import load_exercise

@@ -10,9 +10,10 @@ import pytest
 from conftest import ONE_QUANTIZE_CASE, Golden, PlanFactory, script
 from rich.console import Console
 
-from grader.grading import Plan, grade
+from grader.grading import grade
 from grader.judging.compare import TokenComparator
 from grader.judging.records import Case, CaseOutcome, Report, Verdict, Visibility
+from grader.plan import Plan
 from grader.render import FORMATS, choose, render
 from grader.render.escape import safe
 from grader.render.github import render_github_summary

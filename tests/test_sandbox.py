@@ -22,9 +22,10 @@ from typing import Any
 import pytest
 from conftest import ONE_QUANTIZE_CASE, SCRIPTS, TESTS
 
-from grader.grading import Plan, grade, hidden_from_runs, prepare
+from grader.grading import grade
 from grader.judging.errors import InternalError
 from grader.judging.records import Verdict
+from grader.plan import Plan, hidden_from_runs, prepare
 from grader.resources import Root
 from grader.sandbox import Layer, Limits, Sandbox, SandboxMode, SandboxUnavailable, cgroups
 from grader.sandbox.allowed import others_can_read

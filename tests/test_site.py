@@ -26,7 +26,8 @@ from conftest import SCRIPTS
 
 from grader.cases import own_cases
 from grader.cli import cli
-from grader.grading import grade, prepare
+from grader.grading import grade
+from grader.plan import prepare
 from grader.resources import Root
 from grader.spec import load_exercise
 

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from conftest import ONE_QUANTIZE_CASE, PlanFactory, script
 
-from grader.grading import Plan, grade
+from grader.grading import grade
 from grader.judging.records import CaseOutcome, Verdict
+from grader.plan import Plan
 from grader.sandbox import LimitHit, Limits, RunResult, Sandbox
 from grader.spec import Exercise
 

@@ -21,7 +21,7 @@ from .. import ROOT_ENV, __version__
 from ..judging.errors import ExitCode, GraderError
 
 if TYPE_CHECKING:
-    from ..grading import Plan
+    from ..plan import Plan
     from ..resources import Root
     from ..sandbox import Sandbox, SandboxMode
     from ..spec import Exercise
@@ -271,7 +271,7 @@ def plan_for(
     if Isolation(isolation) is Isolation.FORK:  # numpy's import overlaps the grader's own
         cpus = os.cpu_count() or 1
         Sandbox.start_servers(exercise.preload, min(jobs or config.jobs or cpus, cpus))
-    from ..grading import prepare
+    from ..plan import prepare
 
     plan = prepare(
         exercise,
@@ -293,7 +293,7 @@ def plan_for(
 
 def teacher_sandbox(where: Root, sandbox_mode: str | None) -> Sandbox:
     """The sandbox for running a root's references and solutions; says what it lacks here."""
-    from ..grading import open_sandbox
+    from ..plan import open_sandbox
 
     sandbox = open_sandbox(where, mode=_mode(sandbox_mode, where))
     _say(sandbox.notice())

@@ -5,12 +5,11 @@ terminal a status line on stderr while a case is running."""
 from __future__ import annotations
 
 import threading
-from dataclasses import replace
 from typing import TextIO
 
 from rich.text import Text
 
-from ..judging.records import CaseOutcome, Feedback
+from ..judging.records import CaseFeedback, Feedback
 from ..render.text import TextReport, ansi
 
 _FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
@@ -55,10 +54,8 @@ class Live:
             self._spinner = threading.Thread(target=self._spin, daemon=True)
             self._spinner.start()
 
-    def on_case(self, outcome: CaseOutcome) -> None:
-        shown = outcome.feedback()
-        if self.compile_error:
-            shown = replace(shown, hint=None)
+    def on_case(self, shown: CaseFeedback) -> None:
+        """One case, as the student may see it (the grading loop applied visibility)."""
         self.done += 1
         self._write(self.report.case(shown, compile_error=self.compile_error))
 

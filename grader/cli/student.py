@@ -25,9 +25,9 @@ from .base import (
 )
 
 if TYPE_CHECKING:
-    from ..grading import Plan
     from ..judging.records import Feedback
     from ..material import Material
+    from ..plan import Plan
     from ..spec import Exercise
     from .live import Live
 
@@ -125,11 +125,13 @@ def check(
     case as soon as it is done.
     """
     from dataclasses import replace
+    from functools import partial
 
     from .. import selection
     from ..files import refuse_overwriting
-    from ..grading import check_submission, grade
+    from ..grading import grade
     from ..judging.errors import UsageError
+    from ..submissions import check_submission
 
     if quiet and verbose:
         raise UsageError("-q and -v ask for opposite things: give one")
@@ -138,7 +140,9 @@ def check(
     verbosity = -1 if quiet else 1 if verbose else 0
     spec = load(exercise, root)
     limit = spec.root.config.max_submission_kb << 10
-    refuse_overwriting([output], [check_submission(submission, limit)], "the submission")
+    # read once, before any run, and that text graded; --watch reads each new version once
+    unread = [check_submission(submission, limit)]
+    refuse_overwriting([output], [unread[0].path], "the submission")
     plan = plan_for(
         spec,
         sandbox_mode=sandbox_mode,
@@ -158,13 +162,14 @@ def check(
 
     def once() -> Feedback:
         live = _live(fmt, output, verbosity, diff, [c.title for c in cases])
+        checked = unread.pop() if unread else check_submission(submission, limit)
         try:
-            if live is not None:
-                from ..grading import compile_error
-
-                checked = check_submission(submission, limit)
-                live.start(spec.name, str(submission), compile_error(checked))
-            report = grade(plan, submission, on_case=live.on_case if live else None)
+            report = grade(
+                plan,
+                checked,
+                on_start=None if live is None else partial(live.start, spec.name, str(submission)),
+                on_case=None if live is None else live.on_case,
+            )
         finally:
             if live is not None:
                 live.stop()
@@ -206,13 +211,13 @@ def _fuzz_material(spec: Exercise) -> Material:
 
 def _fuzz(plan: Plan, submission: Path, count: int, seed: int, save_case: str | None) -> int:
     from ..fuzz import fuzz
-    from ..grading import check_submission
     from ..judging.errors import ExitCode
     from ..render.escape import safe
+    from ..submissions import check_submission
 
     teacher = _fuzz_material(plan.exercise)
-    script = str(check_submission(submission))
-    found = fuzz(plan, teacher, script, count=count, seed=seed, units=plan.exercise.fuzz_units)
+    checked = check_submission(submission, plan.max_submission_bytes)
+    found = fuzz(plan, teacher, checked, count=count, seed=seed, units=plan.exercise.fuzz_units)
     if found is None:
         click.echo(f"fuzz: {count} generated inputs (seed {seed}): no disagreement")
         return int(ExitCode.OK)
@@ -334,9 +339,9 @@ def run_command(
     Shows its output; where the exercise's reference solution is at hand (a teacher's
     copy), also the reference's output and how the two compare.
     """
-    from ..grading import check_submission
     from ..judging.errors import UsageError
     from ..playground import try_input
+    from ..submissions import check_submission
 
     spec = load(exercise, root)
     script = check_submission(submission)

@@ -41,7 +41,7 @@ def regen(exercise: str, check_only: bool, sandbox_mode: str | None, root: Path 
     what its known-wrong solutions print on the cases (mistakes.json, for diagnosis)."""
     from .. import mistakes
     from ..expected import mistake_files, regenerate, stale_outputs
-    from ..grading import prepare
+    from ..plan import prepare
     from ..spec import load_exercise
 
     where = resolve_root(root)
@@ -315,7 +315,7 @@ def _refresh_mistakes(exercise: str, where: Root, sandbox: Sandbox) -> list[Path
     """mistakes.json again, after the cases changed: what the known-wrong solutions print."""
     from .. import mistakes
     from ..expected import mistake_files
-    from ..grading import prepare
+    from ..plan import prepare
     from ..spec import load_exercise
 
     spec = load_exercise(exercise, where)

@@ -114,4 +114,5 @@ def not_compiled(case: Case, error: str) -> CaseOutcome:
         time_s=0.0,
         exit_code=1,
         stderr=error,
+        compiled=False,
     )

@@ -9,7 +9,7 @@ a renderer cannot leak what it never receives.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Protocol
 
@@ -129,6 +129,7 @@ class CaseOutcome:
     comparison: Comparison | None = None
     advice: str | None = None  # a recognised mistake's targeted message (diagnose.py)
     diagnosis: Diagnosis | None = None  # a known-wrong solution prints the same (mistakes.py)
+    compiled: bool = True  # False: the script does not compile, and this case never ran
 
     @property
     def passed(self) -> bool:
@@ -157,7 +158,8 @@ class CaseOutcome:
             points=self.points,
             max_points=self.max_points,
             visibility=case.visibility,
-            hint=case.hint if shown else None,
+            # a compile error is one mistake, said once: no case's hint is about it
+            hint=case.hint if shown and self.compiled else None,
             input=decode(case.input) if shown else "",
             stdout=self.stdout if shown else "",
             stderr=self.stderr if shown else "",
@@ -268,8 +270,6 @@ class Report(_Tally):
     def feedback(self) -> Feedback:
         """The report as the student may see it: visibility applied, once, here."""
         cases = tuple(o.feedback() for o in self.outcomes)
-        if self.compile_error:  # one mistake, said once: no case's hint is about it
-            cases = tuple(replace(c, hint=None) for c in cases)
         return Feedback(
             exercise=self.exercise,
             submission=self.submission,

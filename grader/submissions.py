@@ -1,0 +1,129 @@
+"""A submission as the grader takes it: read once, checked once, and that text graded.
+
+The one rule for what can be graded (a regular .py file of UTF-8 text, not too large, not a
+link nor reached through one) and the one reader: every command reads a submission here, once,
+and every run grades the text read then (the file read again later could have been swapped).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .judging.errors import SubmissionError
+from .judging.judge import syntax_error
+
+MAX_SUBMISSION_BYTES = 1 << 20  # a script larger than 1 MiB is not a student's exercise
+
+
+def submission_problem(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> str | None:
+    """Why ``path`` cannot be graded as a submission, or None. The one rule for every command;
+    ``limit`` is the largest size in bytes (a course may set ``max_submission_kb``)."""
+    return read_submission(path, limit)[1]
+
+
+def read_submission(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> tuple[bytes, str | None]:
+    """The submission's text, read once, and why it cannot be graded (None if it can). What is
+    graded is this text: the file read again later could have been swapped meanwhile (its
+    folder for a link to one the grader can read and the student cannot)."""
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        return b"", "does not exist"
+    except OSError as exc:
+        return b"", f"cannot be read: {exc.strerror}"
+    if stat.S_ISLNK(info.st_mode):
+        # followed, it could name any file the grader can read (a hidden .out, /etc/shadow) and
+        # show its first line in a SyntaxError
+        return b"", "is a symbolic link; grade the file itself"
+    if stat.S_ISDIR(info.st_mode):
+        return b"", "is a folder; give the .py file to grade"
+    linked = linked_folder(path)
+    if linked is not None:  # a link committed to a student's repository, where CI grades
+        return b"", f"is reached through {linked}, a symbolic link; give its real path"
+    if not stat.S_ISREG(info.st_mode):
+        return b"", "is not a regular file"  # a FIFO or a device would hang or flood the grader
+    if path.suffix == ".ipynb":
+        return b"", (
+            "is a notebook: export it with 'jupyter nbconvert --to script', then grade the .py"
+        )
+    if path.suffix != ".py":
+        return b"", "is not a Python script (.py)"
+    if info.st_size > limit:
+        return b"", f"is larger than {limit >> 10} KiB"
+    try:  # never through a link swapped in since the lstat
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return b"", "is not a regular file"
+            data = f.read(limit + 1)
+    except OSError as exc:
+        return b"", f"cannot be read: {exc.strerror}"
+    if len(data) > limit:
+        return b"", f"is larger than {limit >> 10} KiB"
+    if b"\0" in data:
+        return b"", "is a binary file, not a Python script"
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return b"", "is not UTF-8 text"
+    return data, None
+
+
+def linked_folder(path: Path, top: Path | None = None) -> str | None:
+    """The first folder on ``path`` below ``top`` (the working directory) that is a symbolic
+    link, named from ``top``; None if there is none, or if ``path`` is not below ``top``. What
+    lies above ``top`` is the caller's own set-up, followed as it is. ``top`` is found on the
+    path by what it is, not by its name: a link to it ("$PWD" of a linked folder) is it too."""
+    here = Path.cwd()
+    full = path if path.is_absolute() else here / path
+    folders = [*reversed(full.parents)]
+    start = next((i for i, folder in enumerate(folders) if _same(folder, top or here)), None)
+    if start is None:
+        return None
+    for below in folders[start + 1 :]:
+        if below.is_symlink():
+            return str(below.relative_to(folders[start]))
+    return None
+
+
+def _same(one: Path, other: Path) -> bool:
+    try:
+        return one.samefile(other)
+    except OSError:
+        return False
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One script to grade: its name in reports (a student's, in a class), the path as given,
+    why it cannot be graded if it cannot, and the text that is graded, read once."""
+
+    name: str
+    path: Path
+    problem: str | None = None
+    text: bytes | None = field(default=None, repr=False, compare=False)
+
+
+def read(path: Path, name: str | None = None, limit: int = MAX_SUBMISSION_BYTES) -> Submission:
+    """``path`` read and checked once; ``problem`` says why it cannot be graded, if so."""
+    text, problem = read_submission(path, limit)
+    return Submission(name or str(path), path, problem, text if problem is None else None)
+
+
+def check_submission(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> Submission:
+    """``path`` read and checked, or a ``SubmissionError`` a student can act on."""
+    found = read(path, limit=limit)
+    if found.problem is not None:
+        raise SubmissionError(f"submission {path} {found.problem}")
+    return found
+
+
+def compile_error(submission: Submission) -> str:
+    """What Python would print if the (checked) ``submission`` does not compile, or "".
+
+    Checked once, before any case runs: a syntax error is one mistake, not one per case.
+    """
+    return syntax_error(submission.text or b"", str(submission.path))

@@ -1,0 +1,121 @@
+"""The one grading loop: what check, batch, verify and run all go through. Real runs of the
+fixture course's ``add`` (3 public cases, 1 hidden)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import COURSE, PlanFactory
+
+from grader import submissions
+from grader.batch import grade_batch
+from grader.cli import cli
+from grader.grading import grade, grade_submissions
+from grader.judging import judge as judge_module
+from grader.judging.records import CaseFeedback, Verdict, Visibility
+from grader.spec import Exercise
+from grader.submissions import Submission, read
+
+RIGHT = "import sys\nprint(sum(int(x) for x in sys.stdin.readline().split()))\n"
+WRONG = "print(0)\n"
+
+
+def _script(tmp_path: Path, text: str, name: str = "s.py") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_check_reads_and_compiles_the_submission_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It read it three times and compiled it twice: the text graded could differ from the
+    text checked, and a compile bomb cost twice."""
+    reads: list[Path] = []
+    compiles: list[str] = []
+    real_read, real_compile = submissions.read_submission, judge_module.syntax_error
+
+    def counted_read(path: Path, limit: int = 1 << 20) -> tuple[bytes, str | None]:
+        reads.append(path)
+        return real_read(path, limit)
+
+    def counted_compile(source: bytes, filename: str) -> str:
+        compiles.append(filename)
+        return real_compile(source, filename)
+
+    monkeypatch.setattr(submissions, "read_submission", counted_read)
+    monkeypatch.setattr(submissions, "syntax_error", counted_compile)
+    script = _script(tmp_path, RIGHT)
+    result = CliRunner().invoke(cli, ["add", str(script), "--root", str(COURSE)])
+    assert result.exit_code == 0, result.output
+    assert (len(reads), len(compiles)) == (1, 1), (reads, compiles)
+
+
+def test_listeners_hear_only_what_the_student_may_see(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    heard: list[CaseFeedback] = []
+    report = grade(plan_of(add, jobs=2), _script(tmp_path, WRONG), on_case=heard.append)
+    assert [c.name for c in heard] == [o.case.name for o in report.outcomes]  # case order
+    assert all(isinstance(c, CaseFeedback) for c in heard)
+    (hidden,) = [c for c in heard if c.visibility is Visibility.HIDDEN]
+    assert (hidden.input, hidden.stdout, hidden.expected, hidden.hint) == ("", "", "", None)
+    assert hidden.verdict is Verdict.WRONG_ANSWER
+
+
+def test_a_compile_error_is_said_once_and_no_case_hint_follows(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    started: list[str] = []
+    heard: list[CaseFeedback] = []
+    broken = _script(tmp_path, "print(1\n")
+    report = grade(plan_of(add), broken, on_start=started.append, on_case=heard.append)
+    assert len(started) == 1 and "SyntaxError" in started[0]
+    assert report.compile_error == started[0]
+    assert all(c.verdict is Verdict.RUNTIME_ERROR and c.hint is None for c in heard)
+    assert all(c.hint is None for c in report.feedback().cases)
+    assert any(o.case.hint for o in report.outcomes)  # the cases have hints: they are dropped
+
+
+def test_x_is_one_rule_in_either_order(add: Exercise, plan_of: PlanFactory, tmp_path: Path) -> None:
+    """-x skips every case after the first failure, in a report printed as it goes and in a
+    class graded as submissions complete, with the same words."""
+    crashes = _script(tmp_path, "import sys\nn = sys.stdin.read()\nraise SystemExit(1)\n")
+    plan = plan_of(add, jobs=4, stop_after_failure=True)
+    ordered = grade(plan, crashes)
+    (row,) = grade_batch(plan, [read(crashes, "c")]).entries
+    for cases in (ordered.feedback().cases, row.feedback.cases if row.feedback else ()):
+        verdicts = [c.verdict for c in cases]
+        assert verdicts == [Verdict.RUNTIME_ERROR, *[Verdict.SKIPPED] * (len(verdicts) - 1)]
+        shown = {c.message for c in cases[1:] if c.details_shown}
+        assert shown == {"not run: case 01-sample failed first (-x)"}
+
+
+def test_results_keep_the_order_given_whatever_finishes_first(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    slow = _script(tmp_path, "import time\ntime.sleep(0.3)\n" + RIGHT, "slow.py")
+    fast = _script(tmp_path, RIGHT, "fast.py")
+    gone = Submission("gone", tmp_path / "gone.py", "does not exist")
+    done: list[str] = []
+    graded = grade_submissions(
+        plan_of(add, jobs=4),
+        [read(slow, "slow"), gone, read(fast, "fast")],
+        in_case_order=False,
+        on_done=lambda g: done.append(g.submission.name),
+    )
+    assert [g.submission.name for g in graded] == ["slow", "gone", "fast"]
+    assert graded[1].report is None
+    assert done.index("gone") < done.index("slow")  # a row without runs is done at once
+    assert sorted(done) == ["fast", "gone", "slow"]
+
+
+def test_the_text_checked_is_the_text_graded(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    script = _script(tmp_path, RIGHT)
+    checked = read(script)
+    script.write_text(WRONG)  # swapped after the check
+    assert grade(plan_of(add), checked).passed == 4
