@@ -14,7 +14,14 @@ from pathlib import Path
 
 import yaml
 
-from .cases import CASES_META_FILE, secret_meta
+from .cases import (
+    CASES_META_FILE,
+    case_files,
+    folder_of,
+    public_folder,
+    secret_folder,
+    secret_meta,
+)
 from .expected import reference_output, regenerate
 from .files import write_atomically
 from .judging.errors import ExerciseError, UsageError
@@ -44,9 +51,10 @@ def _check_name(name: str, what: str) -> None:
 
 def _case_files(exercise: Exercise, name: str) -> tuple[Path, Path] | None:
     """The case's .in and .out, in whichever of public/ and secret/ holds it."""
-    for folder in (exercise.public_cases, exercise.secret_cases):
-        if (folder / f"{name}.in").exists() or (folder / f"{name}.out").exists():
-            return folder / f"{name}.in", folder / f"{name}.out"
+    for folder in (public_folder(exercise), secret_folder(exercise)):
+        files = case_files(folder, name)
+        if any(p.exists() for p in files):
+            return files
     return None
 
 
@@ -90,13 +98,14 @@ def add_case(
     if visibility is Visibility.AFTER_DUE_DATE:
         fields["visibility"] = visibility.value
     writes = _meta_writes(exercise, name, fields, secret=secret) if fields or force else []
-    folder = exercise.secret_cases if secret else exercise.public_cases
+    folder = folder_of(exercise, secret=secret)
     folder.mkdir(parents=True, exist_ok=True)
     if existing is not None:
         for old in existing:
             old.unlink(missing_ok=True)
-    write_atomically(folder / f"{name}.in", data)
-    write_atomically(folder / f"{name}.out", expected)
+    input_file, output_file = case_files(folder, name)
+    write_atomically(input_file, data)
+    write_atomically(output_file, expected)
     for path, text in writes:
         write_atomically(path, text)
     return NewCase(name, expected, folder)
@@ -141,7 +150,7 @@ def _meta_writes(
 ) -> list[tuple[Path, str]]:
     """The files to write so that NAME's metadata is ``fields``, kept where its folder says:
     in the spec (public, shipped) or in ``secret/cases.yaml`` (never shipped)."""
-    hidden = exercise.secret_cases / CASES_META_FILE
+    hidden = secret_folder(exercise) / CASES_META_FILE
     writes = []
     in_spec = name in exercise.case_meta
     in_hidden = name in secret_meta(exercise)
@@ -190,7 +199,7 @@ def move_case(
     taken = new in exercise.case_meta or new in hidden
     if new != old and (_case_files(exercise, new) is not None or taken):
         raise UsageError(f"case {new} exists in {exercise.name}")
-    in_secret = files[0].parent == exercise.secret_cases
+    in_secret = files[0].parent == secret_folder(exercise)
     to_secret = in_secret if secret is None else secret
     meta = exercise.case_meta.get(old) or hidden.get(old)
     fields = _fields(meta) if meta is not None else {}
@@ -198,8 +207,8 @@ def move_case(
         raise UsageError(f"case {old} is a sample: a secret case cannot be (edit its metadata)")
     if not to_secret:
         fields.pop("visibility", None)  # a public case is shown, whatever it said as a secret
-    folder = exercise.secret_cases if to_secret else exercise.public_cases
-    if folder / f"{new}.in" == files[0]:
+    folder = folder_of(exercise, secret=to_secret)
+    if case_files(folder, new)[0] == files[0]:
         raise UsageError(f"case {old} is there already")
     if meta is not None and in_secret == to_secret and not in_secret:
         writes = [(exercise.spec_path, rename_case_meta(exercise.spec_path, old, new))]
@@ -207,8 +216,7 @@ def move_case(
         writes = _meta_writes(exercise, old, {}, secret=in_secret)
     folder.mkdir(parents=True, exist_ok=True)
     moved = []
-    for path in files:
-        target = folder / f"{new}{path.suffix}"
+    for path, target in zip(files, case_files(folder, new), strict=True):
         path.rename(target)
         moved.append(target)
     for path, text in writes:
@@ -325,7 +333,7 @@ def new_exercise(
     for relative, text in scaffold.files(name).items():
         path = root.path / relative
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        write_atomically(path, text)  # Ctrl-C leaves no half a file for verify to trip on
         written.append(path)
     from .spec import load_exercise
 

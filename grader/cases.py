@@ -1,4 +1,5 @@
-"""Load an exercise's cases into ``Case`` records, in name order.
+"""Load an exercise's cases into ``Case`` records, in name order; the one module that knows
+where cases live and how a case is written (``NAME.in`` + ``NAME.out``).
 
 An exercise's cases live by what students may see, as Kattis's ``data/sample`` and
 ``data/secret``: ``cases/NAME/public/`` ships with the grader and is shown in full;
@@ -17,22 +18,58 @@ from .judging.records import Case, Visibility
 from .spec import CaseMeta, Exercise, parse_case_meta, read_yaml
 
 CASES_META_FILE = "cases.yaml"
+PUBLIC, SECRET = "public", "secret"  # an exercise's two case folders, by what students may see
+INPUT, OUTPUT = ".in", ".out"  # a case is NAME.in + NAME.out
 _NO_META = CaseMeta()
+
+
+def public_folder(exercise: Exercise) -> Path:
+    """``cases/NAME/public/``: shipped to students, shown in full."""
+    return exercise.cases_dir / PUBLIC
+
+
+def secret_folder(exercise: Exercise) -> Path:
+    """``NAME/secret/`` under the course's ``secret_cases`` folder (``cases/`` by default):
+    never shipped; present in the teacher's copy, CI and the Gradescope package only."""
+    return exercise.root.secret_cases / exercise.name / SECRET
+
+
+def folder_of(exercise: Exercise, *, secret: bool) -> Path:
+    return secret_folder(exercise) if secret else public_folder(exercise)
+
+
+def case_files(folder: Path, name: str) -> tuple[Path, Path]:
+    """Case ``name``'s input and expected output in ``folder``."""
+    return folder / f"{name}{INPUT}", folder / f"{name}{OUTPUT}"
+
+
+def case_names(folder: Path) -> list[str]:
+    """The cases in ``folder`` (by their inputs), in name order; none if it does not exist."""
+    return sorted(p.stem for p in folder.glob(f"*{INPUT}")) if folder.is_dir() else []
+
+
+def course_paths(exercise: Exercise, case: Case, top: str) -> dict[str, Path]:
+    """Where ``case``'s two files go in a course folder written under ``top`` (a package's
+    data, a Gradescope course), and where they are now."""
+    kind = SECRET if case.secret else PUBLIC
+    here = case_files(folder_of(exercise, secret=case.secret), case.name)
+    return {f"{top}/cases/{exercise.name}/{kind}/{p.name}": p for p in here}
 
 
 def load_cases(
     directory: Path,
     meta: Mapping[str, CaseMeta],
     *,
+    secret: bool,
     meta_source: Path | None = None,
     default: CaseMeta = _NO_META,
 ) -> tuple[Case, ...]:
     """Every pair in ``directory``; ``meta`` keys naming no case are errors of ``meta_source``;
-    a case without metadata gets ``default``'s."""
+    a case without metadata gets ``default``'s; ``secret``: the folder never ships."""
     if not directory.is_dir():
         raise ExerciseError(directory, "no such case folder")
-    inputs = {p.stem: p for p in directory.glob("*.in")}
-    outputs = {p.stem: p for p in directory.glob("*.out")}
+    inputs = {p.stem: p for p in directory.glob(f"*{INPUT}")}
+    outputs = {p.stem: p for p in directory.glob(f"*{OUTPUT}")}
     for stem in sorted(inputs.keys() - outputs.keys()):
         raise ExerciseError(inputs[stem], f"has no expected output {stem}.out beside it")
     for stem in sorted(outputs.keys() - inputs.keys()):
@@ -43,7 +80,9 @@ def load_cases(
         for name in sorted(meta.keys() - inputs.keys()):
             raise ExerciseError(meta_source, f"cases.{name}: no case {name}.in in {directory}")
     return tuple(
-        _case(name, inputs[name], outputs[name], meta.get(name, default), default.visibility)
+        _case(
+            name, inputs[name], outputs[name], meta.get(name, default), default.visibility, secret
+        )
         for name in sorted(inputs)
     )
 
@@ -51,38 +90,42 @@ def load_cases(
 def _pairs(directory: Path) -> set[str]:
     if not directory.is_dir():
         return set()
-    return {p.stem for p in directory.iterdir() if p.suffix in (".in", ".out")}
+    return {p.stem for p in directory.iterdir() if p.suffix in (INPUT, OUTPUT)}
 
 
 def secret_meta(exercise: Exercise) -> Mapping[str, CaseMeta]:
     """The secret cases' titles, points, hints and visibility: ``secret/cases.yaml``, which
     never ships (the spec ships, and a hint can give a case away)."""
-    path = exercise.secret_cases / CASES_META_FILE
+    path = secret_folder(exercise) / CASES_META_FILE
     return parse_case_meta(path, read_yaml(path)) if path.is_file() else {}
 
 
 def own_cases(exercise: Exercise) -> tuple[Case, ...]:
     """The public cases and, where they are present, the secret ones."""
-    stray = sorted(exercise.cases_dir.glob("*.in")) + sorted(exercise.cases_dir.glob("*.out"))
+    stray = sorted(exercise.cases_dir.glob(f"*{INPUT}")) + sorted(
+        exercise.cases_dir.glob(f"*{OUTPUT}")
+    )
     if stray:
         raise ExerciseError(
             stray[0],
-            f"cases live in {exercise.public_cases} (shipped, shown) or "
-            f"{exercise.secret_cases} (never shipped): move it to one of them",
+            f"cases live in {public_folder(exercise)} (shipped, shown) or "
+            f"{secret_folder(exercise)} (never shipped): move it to one of them",
         )
-    public, secret = _pairs(exercise.public_cases), _pairs(exercise.secret_cases)
+    public, secret = _pairs(public_folder(exercise)), _pairs(secret_folder(exercise))
     for name in sorted(public & secret):
-        raise ExerciseError(exercise.secret_cases / f"{name}.in", "a public case has this name too")
+        raise ExerciseError(
+            secret_folder(exercise) / f"{name}.in", "a public case has this name too"
+        )
     if not public and not secret:
-        where = exercise.public_cases if exercise.secret_cases.is_dir() else exercise.cases_dir
+        where = public_folder(exercise) if secret_folder(exercise).is_dir() else exercise.cases_dir
         raise ExerciseError(where, "holds no cases (NAME.in + NAME.out pairs)")
     hidden_meta = secret_meta(exercise)
-    hidden_file = exercise.secret_cases / CASES_META_FILE
+    hidden_file = secret_folder(exercise) / CASES_META_FILE
     for name in sorted(hidden_meta.keys() & exercise.case_meta.keys()):
         raise ExerciseError(hidden_file, f"{name}: its metadata is in {exercise.spec_path} too")
     for name in sorted(hidden_meta.keys() - secret):
-        raise ExerciseError(hidden_file, f"{name}: no case {name}.in in {exercise.secret_cases}")
-    if exercise.secret_cases.is_dir():  # else the spec may name secret cases not here
+        raise ExerciseError(hidden_file, f"{name}: no case {name}.in in {secret_folder(exercise)}")
+    if secret_folder(exercise).is_dir():  # else the spec may name secret cases not here
         for name in sorted(exercise.case_meta.keys() - public - secret):
             raise ExerciseError(exercise.spec_path, f"cases.{name}: no case {name}.in")
     for name, meta in exercise.case_meta.items():
@@ -90,7 +133,7 @@ def own_cases(exercise: Exercise) -> tuple[Case, ...]:
             raise ExerciseError(
                 exercise.spec_path,
                 f"cases.{name}.visibility: a public case is shown to students; "
-                f"move it to {exercise.secret_cases} to keep it secret",
+                f"move it to {secret_folder(exercise)} to keep it secret",
             )
     everything = {**exercise.case_meta, **hidden_meta}
     for name, meta in everything.items():
@@ -98,21 +141,28 @@ def own_cases(exercise: Exercise) -> tuple[Case, ...]:
             raise ExerciseError(
                 hidden_file if name in hidden_meta else exercise.spec_path,
                 f"{name}.visibility: a secret case is never shown; move it to "
-                f"{exercise.public_cases} to show it",
+                f"{public_folder(exercise)} to show it",
             )
     found: list[Case] = []
     for folder, names, visibility in (
-        (exercise.public_cases, public, Visibility.VISIBLE),
-        (exercise.secret_cases, secret, Visibility.HIDDEN),
+        (public_folder(exercise), public, Visibility.VISIBLE),
+        (secret_folder(exercise), secret, Visibility.HIDDEN),
     ):
         if names:
             own = {k: v for k, v in everything.items() if k in names}
-            found += load_cases(folder, own, default=CaseMeta(visibility=visibility))
+            default = CaseMeta(visibility=visibility)
+            hidden = visibility is Visibility.HIDDEN
+            found += load_cases(folder, own, secret=hidden, default=default)
     return tuple(sorted(found, key=lambda c: c.name))
 
 
 def _case(
-    name: str, input_path: Path, output_path: Path, meta: CaseMeta, folder: Visibility | None
+    name: str,
+    input_path: Path,
+    output_path: Path,
+    meta: CaseMeta,
+    folder: Visibility | None,
+    secret: bool,
 ) -> Case:
     try:
         data = input_path.read_bytes()
@@ -128,6 +178,7 @@ def _case(
         hint=meta.hint,
         visibility=meta.visibility or folder or Visibility.VISIBLE,
         sample=meta.sample,
+        secret=secret,
     )
 
 
@@ -142,8 +193,9 @@ def exercise_cases(exercise: Exercise, cases_dir: Path | None = None) -> tuple[C
     meta_file = cases_dir / CASES_META_FILE
     if meta_file.is_file():
         meta = parse_case_meta(meta_file, read_yaml(meta_file))
-        return load_cases(cases_dir, meta, meta_source=meta_file)
-    return load_cases(cases_dir, {}, default=CaseMeta(visibility=Visibility.HIDDEN))
+        return load_cases(cases_dir, meta, secret=True, meta_source=meta_file)
+    hidden = CaseMeta(visibility=Visibility.HIDDEN)
+    return load_cases(cases_dir, {}, secret=True, default=hidden)  # CI's: never shipped
 
 
 SECRET_COUNTS = "secret-cases.json"  # written by `grade package student` beside the course
@@ -151,7 +203,7 @@ SECRET_COUNTS = "secret-cases.json"  # written by `grade package student` beside
 
 def secret_cases_elsewhere(exercise: Exercise) -> int:
     """How many secret cases of ``exercise`` exist but are not in this copy (a student's)."""
-    if exercise.secret_cases.is_dir():
+    if secret_folder(exercise).is_dir():
         return 0
     try:
         counts = json.loads((exercise.root.path / SECRET_COUNTS).read_text(encoding="utf-8"))

@@ -6,6 +6,8 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .cases import case_files, case_names, public_folder, secret_folder
+from .files import write_atomically
 from .judging.errors import ExerciseError, InternalError
 from .judging.mistakes import Mistakes
 from .judging.text import decode, last_line
@@ -36,12 +38,12 @@ class Stale:
 def stale_outputs(exercise: Exercise, *, runner: Runner) -> tuple[Stale, ...]:
     """Every ``.in`` of the exercise (public and secret) whose ``.out`` is missing or not what
     the reference prints."""
-    folders = [f for f in (exercise.public_cases, exercise.secret_cases) if f.is_dir()]
+    folders = [f for f in (public_folder(exercise), secret_folder(exercise)) if f.is_dir()]
     if not folders:
-        raise ExerciseError(exercise.public_cases, "no such case folder")
+        raise ExerciseError(public_folder(exercise), "no such case folder")
     found = []
-    for source in sorted(p for folder in folders for p in folder.glob("*.in")):
-        out = source.with_suffix(".out")
+    pairs = [case_files(folder, name) for folder in folders for name in case_names(folder)]
+    for source, out in sorted(pairs):
         current = out.read_text(encoding="utf-8") if out.is_file() else None
         fresh = reference_output(exercise, source.read_bytes(), runner=runner)
         if fresh != current:
@@ -52,8 +54,8 @@ def stale_outputs(exercise: Exercise, *, runner: Runner) -> tuple[Stale, ...]:
 def regenerate(exercise: Exercise, *, runner: Runner) -> tuple[Stale, ...]:
     """Rewrite every ``.out`` that is missing or stale; returns what it wrote."""
     stale = stale_outputs(exercise, runner=runner)
-    for item in stale:
-        item.path.write_text(item.fresh, encoding="utf-8")
+    for item in stale:  # each whole or not at all: a teacher's Ctrl-C leaves no half a case
+        write_atomically(item.path, item.fresh)
     return stale
 
 

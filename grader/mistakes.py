@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 
+from .cases import case_names, public_folder, secret_folder
 from .files import write_atomically
 from .judging.compare import digest
 from .judging.mistakes import Mistakes
@@ -23,7 +24,7 @@ MISTAKES_FILE = "mistakes.json"
 
 
 def _folders(exercise: Exercise) -> tuple[Path, Path]:
-    return exercise.public_cases, exercise.secret_cases
+    return public_folder(exercise), secret_folder(exercise)
 
 
 def load(exercise: Exercise) -> Mistakes:
@@ -67,7 +68,7 @@ def wanted(
     """What each folder's ``mistakes.json`` should hold."""
     files = {}
     for folder in _folders(exercise):
-        cases = {p.stem for p in folder.glob("*.in")}
+        cases = set(case_names(folder))
         if cases:
             files[folder / MISTAKES_FILE] = contents(printed, mistakes, cases)
     return files

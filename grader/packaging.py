@@ -22,12 +22,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__
-from .cases import CASES_META_FILE, SECRET_COUNTS, own_cases
+from .cases import (
+    CASES_META_FILE,
+    PUBLIC,
+    SECRET,
+    SECRET_COUNTS,
+    course_paths,
+    folder_of,
+    own_cases,
+    public_folder,
+    secret_folder,
+)
 from .config import CONFIG_FILE
 from .files import write_atomically
 from .judging.compare import Checker
 from .judging.errors import UsageError
-from .judging.records import Visibility
 from .mistakes import MISTAKES_FILE
 from .resources import Root
 from .spec import Exercise, exercise_names, load_exercise
@@ -82,24 +91,20 @@ def _course_files(
     for name in names:
         exercise = load_exercise(name, root)
         cases = own_cases(exercise)  # refuses a broken exercise before anything is written
-        if not secret and all(c.visibility is not Visibility.VISIBLE for c in cases):
+        if not secret and all(c.secret for c in cases):
             raise UsageError(f"{name} has no public cases: students could grade nothing")
         files[f"{data}/exercises/{name}.yaml"] = exercise.spec_path.read_bytes()
         for case in cases:
-            shown = case.visibility is Visibility.VISIBLE
-            folder = exercise.public_cases if shown else exercise.secret_cases
-            kind = "public" if shown else "secret"
-            if not shown and not secret:
+            if case.secret and not secret:
                 counts[name] = counts.get(name, 0) + 1
                 continue
-            for suffix in (".in", ".out"):
-                source = folder / f"{case.name}{suffix}"
-                files[f"{data}/cases/{name}/{kind}/{case.name}{suffix}"] = source.read_bytes()
-            public_n += shown
-            secret_n += not shown
-        for folder, kind in ((exercise.public_cases, "public"), (exercise.secret_cases, "secret")):
+            for there, source in course_paths(exercise, case, data).items():
+                files[there] = source.read_bytes()
+            public_n += not case.secret
+            secret_n += case.secret
+        for folder, kind in ((public_folder(exercise), PUBLIC), (secret_folder(exercise), SECRET)):
             known = folder / MISTAKES_FILE  # what known-wrong solutions print: for diagnosis
-            if known.is_file() and (secret or kind == "public"):
+            if known.is_file() and (secret or kind == PUBLIC):
                 files[f"{data}/cases/{name}/{kind}/{MISTAKES_FILE}"] = known.read_bytes()
         files.update(_checker(exercise, data))
     if counts:
@@ -202,15 +207,11 @@ def _course_folder(root: Root, name: str) -> dict[str, bytes]:
         f"course/exercises/{name}.yaml": exercise.spec_path.read_bytes(),
     }
     for case in own_cases(exercise):
-        shown = case.visibility is Visibility.VISIBLE
-        folder = exercise.public_cases if shown else exercise.secret_cases
-        kind = "public" if shown else "secret"
-        for suffix in (".in", ".out"):
-            data = (folder / f"{case.name}{suffix}").read_bytes()
-            files[f"course/cases/{name}/{kind}/{case.name}{suffix}"] = data
-    extras = (("secret", CASES_META_FILE), ("public", MISTAKES_FILE), ("secret", MISTAKES_FILE))
+        for there, source in course_paths(exercise, case, "course").items():
+            files[there] = source.read_bytes()
+    extras = ((SECRET, CASES_META_FILE), (PUBLIC, MISTAKES_FILE), (SECRET, MISTAKES_FILE))
     for kind, extra in extras:
-        path = (exercise.secret_cases if kind == "secret" else exercise.public_cases) / extra
+        path = folder_of(exercise, secret=kind == SECRET) / extra
         if path.is_file():
             files[f"course/cases/{name}/{kind}/{extra}"] = path.read_bytes()
     files.update(_checker(exercise, "course"))
@@ -236,8 +237,8 @@ def package_gradescope(root: Root, out: Path, exercise: str | None) -> Built:
         )
     filename, wheel, _public_n, _secret_n = wheel_bytes(root, names, secret=False)
     course = _course_folder(root, name)
-    public_n = sum("/public/" in k and k.endswith(".in") for k in course)
-    secret_n = sum("/secret/" in k and k.endswith(".in") for k in course)
+    cases = own_cases(load_exercise(name, root))
+    public_n, secret_n = sum(not c.secret for c in cases), sum(c.secret for c in cases)
     submission = root.config.submissions.get(name, f"{name}.py")
     files = {
         "setup.sh": SETUP.format(wheel=shlex.quote(filename)).encode(),

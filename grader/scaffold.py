@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .cases import INPUT, PUBLIC, SECRET
+
 
 def files(name: str) -> dict[str, str]:
     return {
@@ -10,8 +12,8 @@ def files(name: str) -> dict[str, str]:
         f"reference/{name}/validate.py": VALIDATE,
         f"reference/{name}/generate.py": GENERATE,
         f"reference/{name}/wrong/drops_last_number.py": WRONG,
-        f"cases/{name}/public/01-sample.in": "1 2 3\n",
-        f"cases/{name}/secret/02-negative.in": "-5 2 -1\n",
+        f"cases/{name}/{PUBLIC}/01-sample{INPUT}": "1 2 3\n",
+        f"cases/{name}/{SECRET}/02-negative{INPUT}": "-5 2 -1\n",
     }
 
 

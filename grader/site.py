@@ -15,7 +15,6 @@ from pathlib import Path
 from .cases import own_cases
 from .files import write_atomically
 from .judging.compare import Checker
-from .judging.records import Visibility
 from .judging.text import decode
 from .judging.timing import browser_limit_s
 from .mistakes import load as known_mistakes
@@ -62,7 +61,7 @@ def build(
         exercise = load_exercise(name, root)
         spec = read_yaml(exercise.spec_path)
         compare = spec.get("compare", {}) if isinstance(spec, dict) else {}
-        cases = [c for c in own_cases(exercise) if c.visibility is Visibility.VISIBLE]
+        cases = [c for c in own_cases(exercise) if not c.secret]  # what ships, and only that
         known = known_mistakes(exercise).by_case
         checker = exercise.comparator
         data = {

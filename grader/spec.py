@@ -49,17 +49,8 @@ class Exercise:
 
     @property
     def cases_dir(self) -> Path:
-        """``cases/NAME/``: holds ``public/`` (shipped to students) and, by default, ``secret/``."""
+        """``cases/NAME/``: the exercise's own case folders (``cases.py`` knows their layout)."""
         return self.root.cases / self.name
-
-    @property
-    def public_cases(self) -> Path:
-        return self.cases_dir / "public"
-
-    @property
-    def secret_cases(self) -> Path:
-        """Never shipped: present in the teacher's copy, CI and the Gradescope package only."""
-        return self.root.secret_cases / self.name / "secret"
 
 
 class _StrictLoader(yaml.SafeLoader):

@@ -3,6 +3,7 @@ fixture course's ``add`` (3 public cases, 1 hidden)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from conftest import COURSE, PlanFactory
 
 from grader import submissions
 from grader.batch import grade_batch
+from grader.cases import case_files, public_folder
 from grader.cli import cli
 from grader.grading import grade, grade_submissions
 from grader.judging import judge as judge_module
@@ -119,3 +121,21 @@ def test_the_text_checked_is_the_text_graded(
     checked = read(script)
     script.write_text(WRONG)  # swapped after the check
     assert grade(plan_of(add), checked).passed == 4
+
+
+def test_known_mistakes_are_the_exercises_own_cases_only(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    """A --cases folder with a case of the same name is another case: the exercise's known
+    mistakes for it say nothing of it."""
+    wrong = add.root.material / "add" / "wrong" / "drops_last_number.py"
+    own = grade(plan_of(add), wrong)
+    named = {o.case.name for o in own.outcomes if o.diagnosis is not None}
+    assert "01-sample" in named
+    folder = tmp_path / "ci"
+    folder.mkdir()
+    for path in case_files(public_folder(add), "01-sample"):
+        shutil.copy(path, folder / path.name)
+    elsewhere = grade(plan_of(add, cases_dir=folder), wrong)
+    assert [o.diagnosis for o in elsewhere.outcomes] == [None]
+    assert elsewhere.outcomes[0].verdict is Verdict.WRONG_ANSWER

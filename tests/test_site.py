@@ -24,7 +24,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import SCRIPTS
 
-from grader.cases import own_cases
+from grader.cases import own_cases, public_folder, secret_folder
 from grader.cli import cli
 from grader.grading import grade
 from grader.plan import prepare
@@ -41,11 +41,11 @@ def test_the_site_holds_public_cases_only(root: Root, tmp_path: Path) -> None:
     site = tmp_path / "site"
     text = "".join(p.read_text() for p in site.rglob("*") if p.is_file())
     exercise = load_exercise("quantize", root)
-    for secret in exercise.secret_cases.glob("*.out"):
+    for secret in secret_folder(exercise).glob("*.out"):
         assert secret.read_text().strip() not in text, secret
     data = json.loads((site / "quantize.json").read_text())
     assert {c["name"] for c in data["cases"]} == {
-        p.stem for p in exercise.public_cases.glob("*.in")
+        p.stem for p in public_folder(exercise).glob("*.in")
     }
     judging = Path(__file__).resolve().parent.parent / "grader" / "judging"
     for module in judging.glob("*.py"):  # the grader's own judging, not a copy in JavaScript
@@ -133,7 +133,7 @@ def test_every_known_solution_is_judged_alike_in_the_browser(
 
 def _public_only(root: Root, name: str) -> list[str]:
     """grade's -k options for the exercise's public cases: the site's, no secret one."""
-    public = load_exercise(name, root).public_cases.glob("*.in")
+    public = public_folder(load_exercise(name, root)).glob("*.in")
     return [arg for case in sorted(public) for arg in ("-k", case.stem)]
 
 

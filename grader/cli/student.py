@@ -290,7 +290,7 @@ def list_exercises(root: Path | None) -> None:
 @root_option
 def show(exercise: str, samples_dir: Path | None, root: Path | None) -> None:
     """Print EXERCISE's statement and its sample cases."""
-    from ..cases import exercise_cases
+    from ..cases import case_files, exercise_cases
     from ..files import write_atomically
     from ..judging.records import SHOWS_DETAILS
     from ..judging.text import decode
@@ -309,8 +309,9 @@ def show(exercise: str, samples_dir: Path | None, root: Path | None) -> None:
     if samples_dir is not None:
         samples_dir.mkdir(parents=True, exist_ok=True)
         for case in samples:
-            write_atomically(samples_dir / f"{case.name}.in", case.input)
-            write_atomically(samples_dir / f"{case.name}.out", case.expected)
+            input_file, output_file = case_files(samples_dir, case.name)
+            write_atomically(input_file, case.input)
+            write_atomically(output_file, case.expected)
             click.echo(f"wrote {(samples_dir / case.name).absolute()}.in and .out", err=True)
 
 

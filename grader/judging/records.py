@@ -113,6 +113,7 @@ class Case:
     hint: str | None = None
     visibility: Visibility = Visibility.VISIBLE
     sample: bool = False
+    secret: bool = False  # from secret/ (or a --cases folder): never shipped to students
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,75 @@
+"""-k and --lf as rules: tables on made-up cases and reports, no runs (the CLI's own tests
+run them end to end in test_student_loop.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.judging.errors import UsageError
+from grader.judging.records import Case, CaseOutcome, Report, Verdict
+from grader.selection import last_failed, only_failed, remember, select
+
+CASES = (
+    Case("01-sample", b"", "", "A first sample"),
+    Case("02-negative", b"", "", "Numbers below zero"),
+    Case("03-single", b"", "", "One number alone"),
+)
+
+
+@pytest.mark.parametrize(
+    ("keywords", "chosen"),
+    [
+        (["negative"], ["02-negative"]),  # a name
+        (["zero"], ["02-negative"]),  # a title only
+        (["ALONE"], ["03-single"]),  # a title, in any case
+        (["sample", "alone"], ["01-sample", "03-single"]),  # any of them
+        (["0"], ["01-sample", "02-negative", "03-single"]),
+        ([], ["01-sample", "02-negative", "03-single"]),  # none given: every case
+    ],
+)
+def test_k_matches_names_and_titles(keywords: list[str], chosen: list[str]) -> None:
+    assert [c.name for c in select(CASES, keywords)] == chosen
+
+
+def test_k_matching_nothing_names_the_cases() -> None:
+    with pytest.raises(UsageError, match=r"no case matches -k nothing .*01-sample, 02-negative"):
+        select(CASES, ["nothing"])
+
+
+def _report(verdicts: dict[str, Verdict]) -> Report:
+    outcomes = tuple(
+        CaseOutcome(case=c, verdict=verdicts[c.name], message="", time_s=0.0)
+        for c in CASES
+        if c.name in verdicts
+    )
+    return Report(exercise="add", submission="s.py", outcomes=outcomes)
+
+
+def test_lf_keeps_the_failures_of_cases_a_selection_did_not_run(tmp_path: Path) -> None:
+    env = {"XDG_CACHE_HOME": str(tmp_path)}
+    script = tmp_path / "s.py"
+    assert last_failed("add", script, environ=env) is None
+    everything = {c.name: Verdict.WRONG_ANSWER for c in CASES}
+    remember(_report(everything), script, environ=env)
+    remember(_report({"02-negative": Verdict.PASSED}), script, environ=env)  # -k negative
+    assert last_failed("add", script, environ=env) == {"01-sample", "03-single"}
+    remember(_report({"01-sample": Verdict.PASSED}), script, environ=env)
+    assert last_failed("add", script, environ=env) == {"03-single"}
+    assert last_failed("specdec", script, environ=env) is None  # per exercise
+
+
+@pytest.mark.parametrize(
+    ("failed", "chosen", "note"),
+    [
+        (None, ["01-sample", "02-negative", "03-single"], "no earlier run"),
+        (set(), ["01-sample", "02-negative", "03-single"], "every case passed last time"),
+        ({"02-negative"}, ["02-negative"], None),
+        ({"gone"}, ["01-sample", "02-negative", "03-single"], "every case passed last time"),
+    ],
+)
+def test_lf_runs_what_failed(failed: set[str] | None, chosen: list[str], note: str | None) -> None:
+    cases, said = only_failed(CASES, failed)
+    assert [c.name for c in cases] == chosen
+    assert (said is None) if note is None else (said is not None and note in said)
