@@ -11,6 +11,7 @@ import dataclasses
 import os
 import select
 import shutil
+import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,13 @@ GOLDEN = TESTS / "golden"
 DATA = TESTS / "data"
 COURSE = DATA / "course"
 ONE_QUANTIZE_CASE = DATA / "one_quantize_case"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # A shell starts a background job with SIGINT ignored (and a child inherits that): tests
+    # that interrupt the grader would then pass or fail by how the suite was started.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
