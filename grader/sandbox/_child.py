@@ -1,9 +1,9 @@
 """The sandboxed child: apply the layers, then run the submission in this same process.
 
-Started by ``sandbox.py`` as ``python -I _child.py`` with stdin/stdout/stderr redirected, a status
-pipe on fd 3 and its config (a marshalled dict) on fd 4: nothing of the config, hidden paths
-included, shows in the run's ``sys.orig_argv``. Writing one byte to fd 3 tells the parent the
-sandbox is up: a failure before that is the grader's, never the student's.
+Started by ``sandbox.py`` as ``python -I _child.py`` with stdin/stdout/stderr redirected, a
+status pipe on fd 3 and its config (a ``_protocol.ChildConfig``) on fd 4: nothing of the config,
+hidden paths included, shows in the run's ``sys.orig_argv``. Writing one byte to fd 3 tells the
+parent the sandbox is up: a failure before that is the grader's, never the student's.
 
 With namespaces, three processes: this one (P, in the grader's PID namespace) unshares and waits;
 its child (pid 1 of the new PID namespace) builds the run's root and reaps; its grandchild
@@ -18,7 +18,6 @@ forbids ``execve``. Every import here is paid by every run, so the layers load o
 from __future__ import annotations
 
 import _signal  # type: ignore[import-not-found]  # `signal` imports enum: ~4 ms a run
-import marshal
 import os
 import resource
 import sys
@@ -29,7 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, NoReturn
 
-    Config = dict[str, Any]
+    from grader.sandbox._protocol import ChildConfig as Config
 
 STATUS_FD, CONFIG_FD = 3, 4
 _PR_SET_PDEATHSIG = 1
@@ -41,7 +40,7 @@ _LOADED: dict[str, types.ModuleType] = {}  # the fork server loads the layers on
 
 def preload_layers() -> None:
     """Load the layer modules now (the fork server, once): its children find them loaded."""
-    for name in ("landlock", "namespaces", "seccomp", "syscalls"):
+    for name in ("_protocol", "landlock", "namespaces", "seccomp", "syscalls"):
         _sibling(name, {})
     seccomp: Any = _LOADED["seccomp"]
     seccomp.syscalls = _LOADED["syscalls"]
@@ -87,8 +86,8 @@ EXTRA_DATA_BYTES = 0  # a fork server's own preloads: not counted against the ru
 def _limits(cfg: Config) -> None:
     _cap(resource.RLIMIT_CORE, 0)
     # The soft CPU limit delivers SIGXCPU; the hard one a second later is the SIGKILL backstop.
-    _cap(resource.RLIMIT_CPU, cfg["cpu_s"])
-    data = cfg["data_bytes"] + EXTRA_DATA_BYTES
+    _cap(resource.RLIMIT_CPU, cfg.cpu_s)
+    data = cfg.data_bytes + EXTRA_DATA_BYTES
     _cap(resource.RLIMIT_DATA, data)
     # A generous address space: what RLIMIT_DATA misses (read-only mappings whose page tables
     # still cost memory) stays bounded; numpy needs ~300 MB of it.
@@ -96,11 +95,11 @@ def _limits(cfg: Config) -> None:
     # The main thread's stack is not data: unlimited (as it often is), a script could raise
     # its own limit and hold gigabytes in deep C recursion. At most the memory limit.
     soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
-    most = cfg["data_bytes"] if hard == resource.RLIM_INFINITY else min(hard, cfg["data_bytes"])
+    most = cfg.data_bytes if hard == resource.RLIM_INFINITY else min(hard, cfg.data_bytes)
     soft = most if soft == resource.RLIM_INFINITY else min(soft, most)
     resource.setrlimit(resource.RLIMIT_STACK, (soft, most))
-    _cap(resource.RLIMIT_FSIZE, cfg["fsize_bytes"])
-    _cap(resource.RLIMIT_NOFILE, cfg["nofile"])
+    _cap(resource.RLIMIT_FSIZE, cfg.fsize_bytes)
+    _cap(resource.RLIMIT_NOFILE, cfg.nofile)
 
 
 def _relay(child: int, signals: int) -> NoReturn:
@@ -131,22 +130,24 @@ def _init(child: int, signals: int) -> NoReturn:
     os._exit(os.waitstatus_to_exitcode(status))
 
 
-def _apply(cfg: Config, report: dict[str, Any]) -> None:
+def _apply(cfg: Config, report: dict[str, Any]) -> str:
     """Apply each requested layer in order; record what happened; raise on the first failure
-    unless probing (then go on, to learn about every layer)."""
-    layers = cfg["layers"]
+    unless probing (then go on, to learn about every layer). Returns the path the submission
+    is read from in here (its copy, bound at its own name once the run has its own root)."""
+    layers = cfg.layers
+    source, read = cfg.source, [*cfg.read]
     if not layers:
-        return
+        return source
     if TYPE_CHECKING:
         from grader.sandbox import landlock, namespaces, seccomp
     else:
-        compiled = cfg.get("compiled", {})
+        compiled = cfg.compiled
         landlock, namespaces, seccomp = (
             _sibling(n, compiled) for n in ("landlock", "namespaces", "seccomp")
         )
         seccomp.syscalls = _sibling("syscalls", compiled)
-    probing = cfg.get("probe", False)
-    uid, gid = int(cfg.get("uid") or os.getuid()), int(cfg.get("gid") or os.getgid())
+    probing = cfg.probe
+    uid, gid = int(cfg.uid or os.getuid()), int(cfg.gid or os.getgid())
     with open("/proc/sys/kernel/cap_last_cap") as f:
         last_cap = int(f.read())
 
@@ -177,7 +178,7 @@ def _apply(cfg: Config, report: dict[str, Any]) -> None:
         namespaces.enter(uid, gid)
         # Inside a fresh user namespace this counts only the sandbox's own tasks (threads too);
         # outside one it would count every process of the user, so it is set only here.
-        resource.setrlimit(resource.RLIMIT_NPROC, (cfg["nproc"], cfg["nproc"]))
+        resource.setrlimit(resource.RLIMIT_NPROC, (cfg.nproc, cfg.nproc))
 
     step("uid", identity)
     if step("namespaces", enter):
@@ -202,17 +203,18 @@ def _apply(cfg: Config, report: dict[str, Any]) -> None:
         os.close(alive_r)  # else the submission would inherit it, and block reading it
 
         def build() -> None:
+            nonlocal source
             namespaces.build_root(
-                cfg["root"],
-                read=cfg["read"],
-                files=[(cfg["source"], cfg["submission"])],
-                devices=cfg["devices"],
-                workdir=cfg["workdir"],
-                work_bytes=cfg["work_bytes"],
-                work_inodes=cfg["work_inodes"],
+                cfg.root,
+                read=list(cfg.read),
+                files=[(cfg.source, cfg.submission)],
+                devices=list(cfg.devices),
+                workdir=cfg.workdir,
+                work_bytes=cfg.work_bytes,
+                work_inodes=cfg.work_inodes,
             )
-            cfg["source"] = cfg["submission"]  # bound there, read-only
-            cfg["read"].append("/proc")  # its own PID namespace's: the run and nothing else
+            source = cfg.submission  # bound there, read-only
+            read.append("/proc")  # its own PID namespace's: the run and nothing else
 
         step("mounts", build)
         submission = os.fork()
@@ -229,13 +231,15 @@ def _apply(cfg: Config, report: dict[str, Any]) -> None:
     step("capabilities", lambda: namespaces.drop_capabilities(last_cap))
 
     def lock() -> None:
-        abi = min(landlock.abi_version(), cfg["landlock_abi_max"])
+        abi = min(landlock.abi_version(), cfg.landlock_abi_max)
         if abi < 1:
             raise OSError("Landlock is not available in this kernel")
         seccomp.set_no_new_privs()
-        read = [*cfg["read"], cfg["source"], cfg["submission"]]
         landlock.restrict(
-            read=read, listed=cfg["list"], write=[cfg["workdir"], *cfg["devices"]], abi=abi
+            read=[*read, source, cfg.submission],
+            listed=list(cfg.list),
+            write=[cfg.workdir, *cfg.devices],
+            abi=abi,
         )
         report["landlock_abi"] = abi
 
@@ -246,6 +250,7 @@ def _apply(cfg: Config, report: dict[str, Any]) -> None:
 
     step("landlock", lock)
     step("seccomp", filter_syscalls)
+    return source
 
 
 def _signal_ready() -> None:
@@ -297,28 +302,28 @@ def main() -> None:
     # Whatever else the grader inherited and passed on (a CI runner's open files) stays out.
     os.closerange(CONFIG_FD + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
     with os.fdopen(CONFIG_FD, "rb") as f:
-        cfg = marshal.loads(f.read())
-    if os.getppid() != cfg["parent"]:  # the grader died before PR_SET_PDEATHSIG took hold
+        cfg = _sibling("_protocol", {}).ChildConfig.from_wire(f.read())
+    if os.getppid() != cfg.parent:  # the grader died before PR_SET_PDEATHSIG took hold
         sys.exit(1)
-    os.chdir(cfg["workdir"])
+    os.chdir(cfg.workdir)
     _limits(cfg)
     report: dict[str, Any] = {}
     try:
-        _apply(cfg, report)
+        source = _apply(cfg, report)
     except Exception as exc:
         sys.stderr.write(f"grade-sandbox: {report}: {type(exc).__name__}: {exc}\n")
         sys.exit(125)
-    if cfg.get("probe"):
+    if cfg.probe:
         sys.stdout.write(repr(report))
         _signal_ready()
         return
-    if cfg.get("user_site"):
+    if cfg.user_site:
         import site
 
-        site.addsitedir(cfg["user_site"])
-    shown, source, args = cfg["submission"], cfg["source"], list(cfg.get("args", ()))
+        site.addsitedir(cfg.user_site)
+    shown, args = cfg.submission, list(cfg.args)
     # A checker's input and expected output: written here, inside the run's own work dir
-    for name, content in cfg.get("files", {}).items():
+    for name, content in cfg.files.items():
         with open(name, "xb") as f:
             f.write(content)
     del cfg, report  # the submission can walk up to this frame: leave nothing of the grader

@@ -9,7 +9,6 @@ from __future__ import annotations
 import ast
 import contextlib
 import functools
-import marshal
 import os
 import shutil
 import signal
@@ -24,6 +23,7 @@ from ..judging.runs import LimitHit, Limits, RunResult
 from ..judging.text import decode, last_line
 from ..judging.timing import Clock, TimeVerdict, cpu_cap_s, time_message, time_verdict
 from . import cgroups
+from ._protocol import ChildConfig
 from .allowed import child_environment, others_can_read, python_paths, readable, user_site
 from .cleanup import remove_tree
 from .forkserver import ForkServer, ForkServers, ServerSpec, fork_unavailable, shared_servers
@@ -291,40 +291,40 @@ class Sandbox:
             (base / "stdin").write_bytes(stdin)
             layers = {str(x) for x in self.layers - ({Layer.UID} if uid is None else set())}
             read, listed = readable(self.hide)
-            config = {
-                "parent": os.getpid(),
-                "user_site": user_site(),
-                "workdir": str(work),
-                "root": str(base / "root"),
-                "submission": script,
-                "source": str(source),
-                "args": list(args),
-                "files": dict(files or {}),
-                "probe": probe,
-                "layers": sorted(layers | ({"capabilities"} if layers else set())),
-                "uid": uid,
-                "gid": uid,
-                "read": list(read),
-                "list": list(listed),
-                "devices": list(_DEVICES),
-                "work_bytes": limits.disk_mb << 20,
-                "work_inodes": limits.files,
-                "cpu_s": cpu_cap_s(limits.time_s),
-                "data_bytes": limits.memory_mb << 20,
+            config = ChildConfig(
+                parent=os.getpid(),
+                user_site=user_site() or "",
+                workdir=str(work),
+                root=str(base / "root"),
+                submission=script,
+                source=str(source),
+                args=tuple(args),
+                files=dict(files or {}),
+                probe=probe,
+                layers=tuple(sorted(layers | ({"capabilities"} if layers else set()))),
+                uid=uid,
+                gid=uid,
+                read=tuple(read),
+                list=tuple(listed),
+                devices=tuple(_DEVICES),
+                work_bytes=limits.disk_mb << 20,
+                work_inodes=limits.files,
+                cpu_s=cpu_cap_s(limits.time_s),
+                data_bytes=limits.memory_mb << 20,
                 # One byte over the cap so that "exactly at the limit" and "over it" differ.
-                "fsize_bytes": cap + 1,
-                "nofile": _NOFILE,
-                "nproc": _NPROC,
+                fsize_bytes=cap + 1,
+                nofile=_NOFILE,
+                nproc=_NPROC,
                 # code objects are marshalled for this interpreter's version only
-                "compiled": _compiled() if layers and python == sys.executable else {},
-                "landlock_abi_max": _landlock_abi_max(),
-            }
+                compiled=_compiled() if layers and python == sys.executable else {},
+                landlock_abi_max=_landlock_abi_max(),
+            )
             if server is not None:
-                config["parent"] = server.pid  # the child's parent, which it dies with
-                config["compiled"] = {}  # the server has the layers loaded already
+                # the child's parent, which it dies with; the server has the layers loaded
+                config = config.replace(parent=server.pid, compiled={})
                 server.cap(tasks)  # its group holds the child from birth
             # 0600 and the grader's: the child gets it already open, as fd 4
-            (base / "config").write_bytes(marshal.dumps(config))
+            (base / "config").write_bytes(config.to_wire())
             done = spawn_and_wait(
                 [python, "-I", str(_CHILD)],
                 env=child_environment(work, os.environ),
