@@ -27,7 +27,7 @@ from ._protocol import ChildConfig
 from .allowed import child_environment, others_can_read, python_paths, readable, user_site
 from .cleanup import remove_tree
 from .forkserver import ForkServer, ForkServers, ServerSpec, fork_unavailable, shared_servers
-from .process import Running, read_capped, spawn_and_wait
+from .process import Exit, Running, read_capped, spawn_and_wait
 from .types import (
     EXPOSED,
     EXPOSED_NAMESPACES_WITHOUT_LANDLOCK,
@@ -262,7 +262,8 @@ class Sandbox:
         server: ForkServer | None = None,
         text: bytes | None = None,
     ) -> tuple[RunResult, str]:
-        """One run: forked from ``server`` (leased by the caller), or a fresh interpreter."""
+        """One run: forked from ``server`` (leased by the caller), or a fresh interpreter.
+        Lay out its folder, tell its child what to do, wait for it, and say what happened."""
         cap = limits.output_kb * 1024
         script = os.path.abspath(script)
         base = Path(tempfile.mkdtemp(prefix="grade-run-"))
@@ -271,54 +272,11 @@ class Sandbox:
         # with --sandbox off too, only counts its tasks and sweeps what it leaves)
         group = server.group if server is not None else cgroups.create(tasks)
         cpu_before = cgroups.cpu_seconds(group) if server is not None and group else 0.0
+        layers = {str(x) for x in self.layers - ({Layer.UID} if uid is None else set())}
         try:
-            base.chmod(0o711)  # a run's own uid must reach its work dir, not list the others
-            work = base / "work"
-            work.mkdir(mode=0o700)
-            (base / "root").mkdir(mode=0o700)
-            if any("/" in name or name.startswith(".") for name in files or {}):
-                raise InternalError(f"a run's files have plain names only: {sorted(files or {})}")
-            if uid is not None:
-                os.chown(work, uid, uid)
-            # The run reads the grader's copy: the original may sit in a folder its uid cannot
-            # enter, and the run must not need to (tracebacks still name the original).
-            source = base / "submission.py"
-            if text is not None:
-                source.write_bytes(text)
-            else:
-                _copy_unlinked(script, source)
-            source.chmod(0o644)
-            (base / "stdin").write_bytes(stdin)
-            layers = {str(x) for x in self.layers - ({Layer.UID} if uid is None else set())}
-            read, listed = readable(self.hide)
-            config = ChildConfig(
-                parent=os.getpid(),
-                user_site=user_site() or "",
-                workdir=str(work),
-                root=str(base / "root"),
-                submission=script,
-                source=str(source),
-                args=tuple(args),
-                files=dict(files or {}),
-                probe=probe,
-                layers=tuple(sorted(layers | ({"capabilities"} if layers else set()))),
-                uid=uid,
-                gid=uid,
-                read=tuple(read),
-                list=tuple(listed),
-                devices=tuple(_DEVICES),
-                work_bytes=limits.disk_mb << 20,
-                work_inodes=limits.files,
-                cpu_s=cpu_cap_s(limits.time_s),
-                data_bytes=limits.memory_mb << 20,
-                # One byte over the cap so that "exactly at the limit" and "over it" differ.
-                fsize_bytes=cap + 1,
-                nofile=_NOFILE,
-                nproc=_NPROC,
-                # code objects are marshalled for this interpreter's version only
-                compiled=_compiled() if layers and python == sys.executable else {},
-                landlock_abi_max=_landlock_abi_max(),
-            )
+            source = _lay_out(base, script, stdin, files or {}, uid, text)
+            config = self._config(python, base, script, source, limits, layers, probe, uid)
+            config = config.replace(args=tuple(args), files=dict(files or {}))
             if server is not None:
                 # the child's parent, which it dies with; the server has the layers loaded
                 config = config.replace(parent=server.pid, compiled={})
@@ -327,7 +285,7 @@ class Sandbox:
             (base / "config").write_bytes(config.to_wire())
             done = spawn_and_wait(
                 [python, "-I", str(_CHILD)],
-                env=child_environment(work, os.environ),
+                env=child_environment(base / "work", os.environ),
                 stdin=base / "stdin",
                 stdout=base / "stdout",
                 stderr=base / "stderr",
@@ -354,40 +312,50 @@ class Sandbox:
                 server.sweep()
             elif group is not None:
                 cgroups.remove(group)
-        failure = "" if done.sandbox_ready else _tail(stderr)
-        if done.timed_out and not done.sandbox_ready:  # never reached the submission
-            failure = f"the sandbox was not up within {limits.time_s:g} s"
-        sig = -done.status if done.status < 0 else None
-        clock = Clock(
-            wall_s=done.wall_s,
-            queued_s=done.queued_s,
-            cpu_s=done.cpu_s,
-            stopped=done.timed_out,
-            cpu_signal=sig == signal.SIGXCPU,
-            killed=sig == signal.SIGKILL,
+        over = "stdout" if out_over else "stderr" if err_over else None
+        return _result(done, stdout, stderr, over, cpu, limits)
+
+    def _config(
+        self,
+        python: str,
+        base: Path,
+        script: str,
+        source: Path,
+        limits: Limits,
+        layers: set[str],
+        probe: bool,
+        uid: int | None,
+    ) -> ChildConfig:
+        """What the child is told: where things are, what it may see, its limits."""
+        read, listed = readable(self.hide)
+        return ChildConfig(
+            parent=os.getpid(),
+            user_site=user_site() or "",
+            workdir=str(base / "work"),
+            root=str(base / "root"),
+            submission=script,
+            source=str(source),
+            args=(),
+            files={},
+            probe=probe,
+            layers=tuple(sorted(layers | ({"capabilities"} if layers else set()))),
+            uid=uid,
+            gid=uid,
+            read=tuple(read),
+            list=tuple(listed),
+            devices=tuple(_DEVICES),
+            work_bytes=limits.disk_mb << 20,
+            work_inodes=limits.files,
+            cpu_s=cpu_cap_s(limits.time_s),
+            data_bytes=limits.memory_mb << 20,
+            # One byte over the cap so that "exactly at the limit" and "over it" differ.
+            fsize_bytes=limits.output_kb * 1024 + 1,
+            nofile=_NOFILE,
+            nproc=_NPROC,
+            # code objects are marshalled for this interpreter's version only
+            compiled=_compiled() if layers and python == sys.executable else {},
+            landlock_abi_max=_landlock_abi_max(),
         )
-        timed = time_verdict(limits.time_s, clock)
-        if timed is TimeVerdict.BUSY and done.sandbox_ready:
-            raise InternalError(time_message(timed, limits.time_s, clock))
-        hit: LimitHit | None = None
-        if timed in (TimeVerdict.WALL_TIME, TimeVerdict.CPU_TIME):
-            hit = LimitHit(timed.value)
-        elif out_over or err_over or sig == signal.SIGXFSZ:
-            hit = LimitHit.OUTPUT
-        elif done.status != 0 and _MEMORY_ERROR in _tail(stderr):
-            hit = LimitHit.MEMORY
-        result = RunResult(
-            exit_code=None if sig is not None else done.status,
-            signal=sig,
-            wall_s=done.wall_s,
-            stdout=stdout,
-            stderr=stderr,
-            limit_hit=hit,
-            cpu_s=None if cpu is None else round(cpu, 3),
-            over="stdout" if out_over else "stderr" if err_over else None,
-            queued_s=round(done.queued_s, 3),
-        )
-        return result, failure
 
     def _server(self, python: str) -> ServerSpec:
         env = child_environment(Path("/"), os.environ)
@@ -412,6 +380,78 @@ class Sandbox:
         (numpy imported) by the first run; nothing where runs start fresh."""
         if self.isolation is Isolation.FORK:
             self._servers.warm(self._server(sys.executable), count=runs)
+
+
+def _lay_out(
+    base: Path,
+    script: str,
+    stdin: bytes,
+    files: Mapping[str, bytes],
+    uid: int | None,
+    text: bytes | None,
+) -> Path:
+    """The run's folder: its work dir (its own uid's, where it has one), the folder its root
+    is built in, its stdin, and the grader's copy of the script, which is what it reads."""
+    base.chmod(0o711)  # a run's own uid must reach its work dir, not list the others
+    work = base / "work"
+    work.mkdir(mode=0o700)
+    (base / "root").mkdir(mode=0o700)
+    if any("/" in name or name.startswith(".") for name in files):
+        raise InternalError(f"a run's files have plain names only: {sorted(files)}")
+    if uid is not None:
+        os.chown(work, uid, uid)
+    # The run reads the grader's copy: the original may sit in a folder its uid cannot
+    # enter, and the run must not need to (tracebacks still name the original).
+    source = base / "submission.py"
+    if text is not None:
+        source.write_bytes(text)
+    else:
+        _copy_unlinked(script, source)
+    source.chmod(0o644)
+    (base / "stdin").write_bytes(stdin)
+    return source
+
+
+def _result(
+    done: Exit, stdout: bytes, stderr: bytes, over: str | None, cpu: float | None, limits: Limits
+) -> tuple[RunResult, str]:
+    """What the run's end means (and why the sandbox failed to start, if it did): which limit
+    ended it, as ``timing`` rules for the clock; a machine too busy to give it its time is
+    the grader's error."""
+    failure = "" if done.sandbox_ready else _tail(stderr)
+    if done.timed_out and not done.sandbox_ready:  # never reached the submission
+        failure = f"the sandbox was not up within {limits.time_s:g} s"
+    sig = -done.status if done.status < 0 else None
+    clock = Clock(
+        wall_s=done.wall_s,
+        queued_s=done.queued_s,
+        cpu_s=done.cpu_s,
+        stopped=done.timed_out,
+        cpu_signal=sig == signal.SIGXCPU,
+        killed=sig == signal.SIGKILL,
+    )
+    timed = time_verdict(limits.time_s, clock)
+    if timed is TimeVerdict.BUSY and done.sandbox_ready:
+        raise InternalError(time_message(timed, limits.time_s, clock))
+    hit: LimitHit | None = None
+    if timed in (TimeVerdict.WALL_TIME, TimeVerdict.CPU_TIME):
+        hit = LimitHit(timed.value)
+    elif over is not None or sig == signal.SIGXFSZ:
+        hit = LimitHit.OUTPUT
+    elif done.status != 0 and _MEMORY_ERROR in _tail(stderr):
+        hit = LimitHit.MEMORY
+    result = RunResult(
+        exit_code=None if sig is not None else done.status,
+        signal=sig,
+        wall_s=done.wall_s,
+        stdout=stdout,
+        stderr=stderr,
+        limit_hit=hit,
+        cpu_s=None if cpu is None else round(cpu, 3),
+        over=over,
+        queued_s=round(done.queued_s, 3),
+    )
+    return result, failure
 
 
 def _copy_unlinked(script: str, copy: Path) -> None:
