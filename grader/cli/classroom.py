@@ -103,8 +103,9 @@ def batch(
     """
     from .. import batch as batching
     from ..files import refuse_overwriting, write_atomically
-    from ..gradebook import Entry, Journal, class_junit, markdown
+    from ..gradebook import Entry, Journal
     from ..judging.errors import UsageError
+    from ..render import classbook
     from .progress import batch_progress
 
     part = batching.parse_shard(shard) if shard is not None else None
@@ -150,14 +151,14 @@ def batch(
     if json_file is not None:
         write_atomically(json_file, book.to_json())
     if csv_file is not None:
-        write_atomically(csv_file, book.csv())
+        write_atomically(csv_file, classbook.csv(book))
     if junit_file is not None:
-        write_atomically(junit_file, class_junit(book))
+        write_atomically(junit_file, classbook.junit(book))
     if summary_file is not None:
-        write_atomically(summary_file, markdown(book))
+        write_atomically(summary_file, classbook.markdown(book))
     if journal is not None and not book.interrupted:
         journal.remove()
-    click.echo(book.summary(), nl=False)
+    click.echo(classbook.summary(book), nl=False)
     if book.interrupted:
         click.echo(
             f"grade: interrupted: kept {len(book.entries)} of {len(found)} submissions"
@@ -184,11 +185,12 @@ def merge(out: Path, inputs: tuple[Path, ...], csv_file: Path | None, allow_part
     """Join the JSON gradebooks of grade batch --shard runs into OUT."""
     from ..files import refuse_overwriting, write_atomically
     from ..gradebook import Gradebook, merge
+    from ..render import classbook
 
     refuse_overwriting([out, csv_file], inputs, "an input of merge")
     merged = merge([(str(p), Gradebook.load(p)) for p in inputs], allow_partial=allow_partial)
     write_atomically(out, merged.to_json())
     if csv_file is not None:
-        write_atomically(csv_file, merged.csv())
+        write_atomically(csv_file, classbook.csv(merged))
     click.echo(f"{out}: {len(merged.entries)} submissions from {len(inputs)} gradebooks")
     sys.exit(merged.exit_code)

@@ -1,0 +1,133 @@
+"""A class's gradebook as files for people and CI: a spreadsheet (CSV), a line per student for
+a log, JUnit XML and a Markdown summary for a job page. Student names are data in each, through
+that format's own escaping."""
+
+from __future__ import annotations
+
+import csv as csv_module
+import io
+from typing import TYPE_CHECKING
+
+from .escape import safe
+
+if TYPE_CHECKING:
+    from ..gradebook import Gradebook
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would run as a formula
+
+
+def csv(book: Gradebook) -> str:
+    """One row per submission, a column per case; names cannot become spreadsheet formulas."""
+    out = io.StringIO()
+    writer = csv_module.writer(out, lineterminator="\n")
+    header = ["submission", "score", "points", "max_points", "passed", "total", "error"]
+    writer.writerow([*header, *(_cell(n) for n in book.case_names)])
+    # what an ungraded submission could have scored: the same as every graded one
+    most = next((f"{e.feedback.max_points:g}" for e in book.entries if e.feedback), "")
+    for e in book.entries:
+        f = e.feedback
+        verdicts = {c.name: c.verdict.value for c in f.cases} if f is not None else {}
+        writer.writerow(
+            [
+                _cell(e.submission),
+                f"{f.score:.4f}" if f is not None else "0.0000",
+                f"{f.points:g}" if f is not None else "0",
+                f"{f.max_points:g}" if f is not None else most,
+                f.passed if f is not None else 0,
+                f.total if f is not None else len(book.case_names),
+                _cell(e.error or ""),
+                *(verdicts.get(name, "") for name in book.case_names),
+            ]
+        )
+    return out.getvalue()
+
+
+def summary(book: Gradebook) -> str:
+    """One line per submission, for a terminal or a CI log (names shown, never acted on)."""
+    names = [safe(e.submission) for e in book.entries]
+    width = max((len(n) for n in names), default=0)
+    lines = []
+    for name, e in zip(names, book.entries, strict=True):
+        f = e.feedback
+        result = (
+            f"error: {safe(e.error or '')}"
+            if f is None
+            else f"{f.passed}/{f.total} passed, score {f.score:.2f}"
+        )
+        lines.append(f"{name:<{width}}  {result}")
+    n = len(book.entries)
+    lines.append(f"{n} submissions, {book.graded} graded, {n - book.graded} not gradable")
+    return "\n".join(lines) + "\n"
+
+
+def junit(book: Gradebook) -> str:
+    """JUnit XML for a class: one ``<testsuite>`` per submission, each case a ``<testcase>``;
+    a submission that could not be graded is a suite holding one ``<error>``."""
+    import xml.etree.ElementTree as ET
+
+    from . import junit as suites
+
+    root = ET.Element("testsuites")  # the Ant schema allows it no attributes
+    for number, entry in enumerate(book.entries):
+        if entry.feedback is not None:
+            element = suites.suite(entry.feedback, name=safe(entry.submission))
+        else:
+            element = ET.Element(
+                "testsuite",
+                name=safe(entry.submission),
+                tests="1",
+                failures="0",
+                errors="1",
+                skipped="0",
+                time="0",
+                timestamp="1970-01-01T00:00:00",
+                hostname="localhost",
+            )
+            ET.SubElement(element, "properties")
+            case = ET.SubElement(
+                element, "testcase", name="submission", classname=book.exercise, time="0"
+            )
+            ET.SubElement(case, "error", message=safe(entry.error or ""), type="not_gradable")
+            ET.SubElement(element, "system-out")
+            ET.SubElement(element, "system-err")
+        element.set("package", book.exercise)  # the Ant schema wants both inside <testsuites>
+        element.set("id", str(number))
+        root.append(element)
+    return suites.document(root)
+
+
+def markdown(book: Gradebook) -> str:
+    """A class summary for a CI job page: scores as a histogram, and each case's pass rate."""
+    graded = [e.feedback for e in book.entries if e.feedback is not None]
+    lines = [
+        f"### {_md(book.exercise)}: {len(book.entries)} submissions, {len(graded)} graded",
+        "",
+        "| score | submissions | |",
+        "| --- | --- | --- |",
+    ]
+    buckets = [0] * 10
+    for f in graded:
+        buckets[min(9, int(f.score * 10))] += 1
+    for i in reversed(range(10)):
+        label = f"{i / 10:.1f}-{(i + 1) / 10:.1f}" if i < 9 else "0.9-1.0"
+        lines.append(f"| {label} | {buckets[i]} | {'█' * buckets[i]} |")
+    lines += ["", "| case | passed | rate |", "| --- | --- | --- |"]
+    for name in book.case_names:
+        passed = sum(1 for f in graded for c in f.cases if c.name == name and c.passed)
+        rate = passed / len(graded) if graded else 0.0
+        lines.append(f"| {_md(name)} | {passed}/{len(graded)} | {rate:.0%} |")
+    not_graded = [e for e in book.entries if e.feedback is None]
+    if not_graded:
+        lines += ["", "Not gradable: " + ", ".join(_md(e.submission) for e in not_graded)]
+    return "\n".join(lines) + "\n"
+
+
+def _md(text: str) -> str:
+    """Student-named text in Markdown: no HTML, no table syntax, no control characters."""
+    import html
+
+    return html.escape(safe(text), quote=False).replace("|", "\\|")
+
+
+def _cell(text: str) -> str:
+    return "'" + text if text.startswith(_FORMULA_START) else text
