@@ -1,0 +1,81 @@
+"""What no run may see, as rules: the course's cases, its teacher material, a --cases folder and
+this grader's own package (which may carry bundled answers) are left out of what a run may
+read, even where they sit inside a folder runs may read (a course installed in site-packages,
+a checkout on the interpreter's path)."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import COURSE
+
+from grader.plan import hidden_from_runs
+from grader.resources import Root, RootKind
+from grader.sandbox import allowed
+
+GRADER = Path(allowed.__file__).resolve().parent.parent  # this grader's own package
+
+
+@pytest.fixture
+def fresh_cache() -> Iterator[None]:
+    allowed._readable.cache_clear()
+    yield
+    allowed._readable.cache_clear()
+
+
+def _inside(path: str, folder: Path) -> bool:
+    return path == str(folder) or path.startswith(str(folder) + "/")
+
+
+def test_the_graders_own_package_is_never_readable(
+    monkeypatch: pytest.MonkeyPatch, fresh_cache: None
+) -> None:
+    """Installed, the package sits in site-packages, which runs read: it must be cut out of
+    it, its siblings kept."""
+    monkeypatch.setattr(allowed, "python_paths", lambda: [str(GRADER.parent)])
+    read, listed = allowed.readable(())
+    assert not [p for p in read if _inside(p, GRADER)], read
+    assert str(GRADER.parent) in listed  # listable, so that imports of its siblings work
+    siblings = [p for p in read if Path(p).parent == GRADER.parent]
+    assert siblings, read
+
+
+@pytest.mark.parametrize("part", ["cases", "reference", "secret", "ci"])
+def test_a_course_inside_a_readable_folder_is_cut_out(
+    part: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_cache: None
+) -> None:
+    site = tmp_path / "site-packages"
+    course = site / "course"
+    shutil.copytree(COURSE, course)
+    (site / "numpy").mkdir()
+    (course / "elsewhere" / "add" / "secret").mkdir(parents=True)
+    (course / "grade.toml").write_text('secret_cases = "elsewhere"\n')
+    (tmp_path / "site-packages" / "ci").mkdir()
+    from grader.resources import find_root
+
+    root = find_root(course, environ={})
+    assert root.kind is RootKind.EXPLICIT
+    hidden = hidden_from_runs(root, site / "ci")
+    where = {
+        "cases": course / "cases",
+        "reference": course / "reference",
+        "secret": course / "elsewhere",
+        "ci": site / "ci",
+    }[part]
+    assert where.resolve() in hidden
+    monkeypatch.setattr(allowed, "python_paths", lambda: [str(site)])
+    read, _listed = allowed.readable(tuple(str(p) for p in hidden))
+    assert not [p for p in read if _inside(p, where.resolve())], read
+    assert str((site / "numpy").resolve()) in read
+
+
+def test_what_no_run_may_see(course: Root, tmp_path: Path) -> None:
+    hidden = hidden_from_runs(course, tmp_path)
+    assert set(hidden) == {
+        (COURSE / "cases").resolve(),
+        (COURSE / "reference").resolve(),
+        tmp_path.resolve(),
+    } | {course.secret_cases}
