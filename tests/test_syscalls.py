@@ -36,6 +36,9 @@ def _calls(numbers: dict[str, int]) -> list[tuple[str, int, list[int | str]]]:
         ("prlimit64(0,NOFILE)", n["prlimit64"], [0, 7, 0, 0]),
         ("prlimit64(1,NOFILE)", n["prlimit64"], [1, 7, 0, 0]),
         ("setpriority(PROCESS,1,0)", n["setpriority"], [0, 1, 0]),
+        # its own: allowed, a NULL mask would be EFAULT; refused, EPERM (issue 22, finding 10)
+        ("sched_setaffinity(self)", n["sched_setaffinity"], [0, 8, 0]),
+        ("sched_getaffinity(self)", n["sched_getaffinity"], [0, 8, 0]),
         ("fcntl(0,F_GETFD)", n["fcntl"], [0, 1]),
         ("fcntl(0,F_SETLEASE)", n["fcntl"], [0, 1024, 0]),
         ("fcntl(0,F_SETLK)", n["fcntl"], [0, 6, 0]),
