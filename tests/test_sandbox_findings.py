@@ -127,8 +127,11 @@ ENVIRONMENTS = [
 ]
 
 
-def _start(environment: str, scratch: Path) -> tuple[subprocess.Popen[str], dict[str, Any]] | str:
-    """Start the wrapper in ``environment``; the process and its arguments, or why it cannot."""
+def _start(
+    environment: str, scratch: Path, wrapper: str = WRAPPER, **extra: Any
+) -> tuple[subprocess.Popen[str], dict[str, Any]] | str:
+    """Start ``wrapper`` (a grader) in ``environment``, with ``extra`` among its arguments; the
+    process and its arguments, or why it cannot."""
     as_user = environment.startswith("user")
     no_userns = "no user namespaces" in environment
     landlock = {"root, Landlock ABI 5": "5", "root, no Landlock": "0"}.get(environment, "999")
@@ -151,8 +154,9 @@ def _start(environment: str, scratch: Path) -> tuple[subprocess.Popen[str], dict
         "secret_dir": str(secret_dir),
         "attacks": str(ATTACKS),
         "solution": str(COURSE / "reference" / "add" / "solution.py"),
+        **extra,
     }
-    command = [python, "-c", WRAPPER, json.dumps(args)]
+    command = [python, "-c", wrapper, json.dumps(args)]
     if no_userns:
         command = [python, str(LAUNCHER), *command]
     proc = subprocess.Popen(

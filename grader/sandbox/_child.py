@@ -66,10 +66,18 @@ def _sibling(name: str, compiled: dict[str, Any]) -> types.ModuleType:
 
 
 def _die_with_parent() -> None:
-    """SIGKILL when the parent goes, however it goes."""
+    """SIGKILL when the parent goes, however it goes. Armed again after anything that resets
+    it (a change of credentials does); check the parent after arming (``_die_with``)."""
     import ctypes
 
     ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, _SIGKILL, 0, 0, 0)
+
+
+def _die_with(parent: int) -> None:
+    """``_die_with_parent``, and end now if ``parent`` went before it took hold."""
+    _die_with_parent()
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def _cap(which: int, value: int) -> None:
@@ -173,12 +181,16 @@ def _apply(cfg: Config, report: dict[str, Any]) -> str:
         import ctypes
 
         ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE
+        # The kernel clears the parent-death signal on every change of credentials: armed
+        # before setresuid, it no longer held, and a run outlived a SIGKILLed grader.
+        _die_with(cfg.parent)
 
     def enter() -> None:
         namespaces.enter(uid, gid)
         # Inside a fresh user namespace this counts only the sandbox's own tasks (threads too);
         # outside one it would count every process of the user, so it is set only here.
         resource.setrlimit(resource.RLIMIT_NPROC, (cfg.nproc, cfg.nproc))
+        _die_with(cfg.parent)  # new credentials (a user namespace): armed again, to be sure
 
     step("uid", identity)
     if step("namespaces", enter):
