@@ -73,6 +73,14 @@ for mode, sandbox in ((args["mode"], box), ("off", Sandbox.create(SandboxMode.OF
         out[mode + ":" + name + ":exit"] = r.exit_code
     if mode != "off":
         out["victim after the sandbox"] = oct(os.stat(victim).st_mode)
+# the submission swapped for a link to the hidden folder after its check (issue 22, finding 3)
+swapped = os.path.join(own, "swapped")
+os.symlink(args["secret_dir"], swapped)
+with open(os.path.join(args["attacks"], "swapped_submission.py"), "rb") as f:
+    text = f.read()
+for mode, sandbox in ((args["mode"], box), ("off", Sandbox.create(SandboxMode.OFF))):
+    r = sandbox.run([sys.executable, swapped], stdin=b"", limits=Limits(), source=text)
+    out[mode + ":swapped_submission.py"] = r.stdout.decode().splitlines() or [r.stderr.decode()]
 r = box.run([sys.executable, args["solution"]], stdin=b"1 2 3\\n", limits=Limits())
 out["solution"] = [r.exit_code, r.stdout.decode(), r.stderr.decode()[-300:]]
 sleeper.kill()
@@ -394,6 +402,15 @@ def test_excluded_folders_leave_an_allow_list(tmp_path: Path) -> None:
     assert not [
         p for p in readable(())[0] if p == grader_package or p.startswith(grader_package + "/")
     ]
+
+
+def test_11_a_swapped_submission_reads_nothing_through_its_path(seen: dict[str, Any]) -> None:
+    """The Landlock rule for the submission was built from its path, opened following links:
+    a student who swapped it for a link to a hidden folder once runs started could read that
+    folder, hidden cases included, without user namespaces. The rule is the grader's copy."""
+    lines = seen[f"{seen['sandboxed']}:swapped_submission.py"]
+    assert len(lines) == 1 and _ok(lines) == [], lines
+    assert _ok(seen["off:swapped_submission.py"])  # the attack is real
 
 
 def test_host_kernel_settings_stay_unwritable(seen: dict[str, Any]) -> None:

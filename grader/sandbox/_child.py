@@ -247,8 +247,10 @@ def _apply(cfg: Config, report: dict[str, Any]) -> str:
         if abi < 1:
             raise OSError("Landlock is not available in this kernel")
         seccomp.set_no_new_privs()
+        # the grader's own copy, never the submission's path: that path is the student's, who
+        # could swap it for a link to a hidden folder once runs start (Landlock follows it)
         landlock.restrict(
-            read=[*read, source, cfg.submission],
+            read=[*read, source],
             listed=list(cfg.list),
             write=[cfg.workdir, *cfg.devices],
             abi=abi,
