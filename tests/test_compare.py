@@ -8,7 +8,8 @@ import pytest
 import yaml
 from conftest import GOLDEN
 
-from grader.judging.compare import COMPARATORS, build
+from grader.judging.compare import COMPARATORS, build, digest, normalise
+from grader.judging.records import Comparison, Mismatch
 
 ROWS: list[dict[str, Any]] = yaml.safe_load((GOLDEN / "compare.yaml").read_text(encoding="utf-8"))
 
@@ -18,10 +19,10 @@ def test_comparison_table(row: dict[str, Any]) -> None:
     compare = build(row.get("method", "tokens"), row.get("options", {}))
     result = compare(row["expected"], row["got"])
     if "message" in row:
-        assert not result.ok
+        assert result.ok is False
         assert result.message == row["message"]
     else:
-        assert result.ok, result.message
+        assert result.ok is True, result.message
 
 
 def test_the_table_covers_both_outcomes() -> None:
@@ -31,8 +32,9 @@ def test_the_table_covers_both_outcomes() -> None:
 @pytest.mark.parametrize(
     ("method", "options", "problem"),
     [
-        ("fuzzy", {}, "method: unknown comparator 'fuzzy'"),
-        ("tokens", {"tolerance": 1}, "tolerance: unknown option"),
+        ("fuzzy", {}, r"^method: unknown comparator 'fuzzy' \(known: tokens, exact, checker\)$"),
+        ("tokens", {"tolerance": 1}, r"^tolerance: unknown option \(allowed: tolerance_ulps, "),
+        ("exact", {"x": 1}, r"^x: unknown option \(allowed: none\)$"),
         ("tokens", {"numbers": "all"}, "numbers: must be one of decimals, none"),
         ("tokens", {"tolerance_ulps": -1}, "tolerance_ulps: must be a whole number >= 0"),
         ("tokens", {"tolerance_ulps": 0.5}, "tolerance_ulps: must be a whole number >= 0"),
@@ -52,3 +54,92 @@ def test_every_registered_comparator_is_reachable_from_a_spec(method: str) -> No
     assert compare("a 1.5\n", "a 1.5\n").ok
     differs = compare("a 1.5\n", "b 1.5\n")
     assert not differs.ok and differs.line == 1 and differs.message.startswith("line 1")
+
+
+M = Mismatch
+EMPTY = "the output was empty"
+
+
+@pytest.mark.parametrize(
+    ("method", "expected", "got", "found"),
+    [
+        (  # every line is compared, also after one that matches exactly
+            "tokens",
+            "a 1\nb 2\nc 3\n",
+            "a 1\nb 2\nc 4\n",
+            Comparison(False, M.TOKEN, 3, 2, "3", "4", "c 3", "c 4"),
+        ),
+        (  # a no-break space is a character of its own, not trailing space
+            "tokens",
+            "a 1\n",
+            "a 1\u00a0\n",
+            Comparison(False, M.TOKEN, 1, 2, "1", "1\u00a0", "a 1", "a 1\u00a0"),
+        ),
+        (
+            "tokens",
+            "a 1\nb 2\n",
+            "a 1\n",
+            Comparison(False, M.MISSING_LINE, 2, None, "b 2", None, "b 2", None),
+        ),
+        (
+            "tokens",
+            "a 1\n",
+            "",
+            Comparison(
+                False, M.MISSING_LINE, 1, None, "a 1", None, "a 1", None, "the output was empty"
+            ),
+        ),
+        (
+            "tokens",
+            "a 1\n",
+            "a 1\nb 2\nc 3\n",
+            Comparison(False, M.EXTRA_LINE, 2, None, None, "b 2", None, "b 2"),
+        ),
+        (
+            "tokens",
+            "a 1 2\n",
+            "a 1\n",
+            Comparison(False, M.MISSING_TOKEN, 1, 3, "2", None, "a 1 2", "a 1"),
+        ),
+        (
+            "tokens",
+            "a 1\n",
+            "a 1 2\n",
+            Comparison(False, M.EXTRA_TOKEN, 1, 3, None, "2", "a 1", "a 1 2"),
+        ),
+        ("exact", "a\nb\n", "a\nc\n", Comparison(False, M.LINE, 2, None, "b", "c", "b", "c")),
+        (
+            "exact",
+            "a\nb\n",
+            "a\n",
+            Comparison(False, M.MISSING_LINE, 2, None, "b", None, "b", None),
+        ),
+        ("exact", "a\n", "a\nb\n", Comparison(False, M.EXTRA_LINE, 2, None, None, "b", None, "b")),
+        ("exact", "a \nb\n", "a\r\nb", Comparison(True)),
+    ],
+)
+def test_the_mismatch_a_report_shows(
+    method: str, expected: str, got: str, found: Comparison
+) -> None:
+    """The whole record, not only its message: the diff rows and the caret come from it."""
+    assert build(method, {})(expected, got) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        ("a\r\nb\r\n", ["a", "b"]),
+        ("a \t\nb\n\n \n", ["a", "b"]),
+        ("a\u00a0\n", ["a\u00a0"]),  # not ASCII whitespace: kept
+        ("a\u3000", ["a\u3000"]),
+        ("\n\n", []),
+        ("a\r", ["a"]),
+    ],
+)
+def test_normalise(text: str, lines: list[str]) -> None:
+    assert normalise(text) == lines
+
+
+def test_a_digest_is_of_the_output_as_compared() -> None:
+    assert digest("a 1\r\nb\n\n") == digest("a 1\nb") != digest("a 1\nc")
+    assert len(digest("x")) == 32

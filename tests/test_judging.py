@@ -11,9 +11,16 @@ import pytest
 
 from grader.judging.compare import Comparator, build
 from grader.judging.errors import InternalError
-from grader.judging.judge import RIGHT_ANYWAY, judge
+from grader.judging.judge import (
+    RIGHT_ANYWAY,
+    grader_error,
+    judge,
+    not_compiled,
+    skipped,
+    syntax_error,
+)
 from grader.judging.records import Case, Comparison, Verdict
-from grader.judging.runs import Limits, RunResult
+from grader.judging.runs import LimitHit, Limits, RunResult
 
 JUDGING = Path(__file__).resolve().parent.parent / "grader" / "judging"
 _BROWSER_HAS = set(sys.stdlib_module_names)  # Pyodide ships CPython's standard library
@@ -70,3 +77,138 @@ def test_a_crash_says_whether_its_output_was_right(
     assert outcome.verdict is Verdict.RUNTIME_ERROR
     assert outcome.message.startswith("exited with code 1: Boom: x")
     assert outcome.message.endswith(RIGHT_ANYWAY) is right
+
+
+TWO = Case("02", b"1\n", "a\nb\n", "two lines", hint="a hint")
+ONE = Case("01", b"1\n", "a\n", "one line")
+
+
+def _run(**fields: object) -> RunResult:
+    base: dict[str, object] = {
+        "exit_code": 0,
+        "signal": None,
+        "wall_s": 0.12345,
+        "stdout": b"",
+        "stderr": b"",
+    }
+    return RunResult(**{**base, **fields})  # type: ignore[arg-type]
+
+
+TOKENS = build("tokens", {})
+WRONG_B = "line 2, token 1: expected 'b', got 'c'"
+
+
+@pytest.mark.parametrize(
+    ("case", "run", "verdict", "message", "exit_code"),
+    [
+        (TWO, _run(stdout=b"a\nb\n"), Verdict.PASSED, "output matches", 0),
+        (
+            TWO,
+            _run(stdout=b"a\nc\n"),
+            Verdict.WRONG_ANSWER,
+            "line 2, token 1: expected 'b', got 'c'",
+            0,
+        ),
+        (
+            TWO,
+            _run(exit_code=None, signal=11, stdout=b"a\n", stderr=b"x\nSegfault!\n"),
+            Verdict.RUNTIME_ERROR,
+            "killed by SIGSEGV: Segfault!",
+            None,
+        ),
+        (TWO, _run(exit_code=None, signal=99), Verdict.RUNTIME_ERROR, "killed by signal 99", None),
+        (TWO, _run(exit_code=3), Verdict.RUNTIME_ERROR, "exited with code 3", 3),
+        (
+            TWO,
+            _run(exit_code=1, stderr=b"Traceback...\nValueError: no\n"),
+            Verdict.RUNTIME_ERROR,
+            "exited with code 1: ValueError: no",
+            1,
+        ),
+        (
+            TWO,
+            _run(exit_code=None, signal=9, stdout=b"a\n", limit_hit=LimitHit.WALL_TIME, cpu_s=0.0),
+            Verdict.TIMEOUT,
+            "no answer within 5 s; stopped after printing 1 of the 2 expected lines (it was "
+            "waiting, not computing: 0.00 s of CPU; does it read more lines than the input has?)",
+            None,
+        ),
+        (
+            ONE,
+            _run(exit_code=None, signal=9, limit_hit=LimitHit.WALL_TIME, cpu_s=None),
+            Verdict.TIMEOUT,
+            "no answer within 5 s; stopped after printing 0 of the 1 expected line",
+            None,
+        ),
+        (
+            ONE,
+            _run(exit_code=None, signal=24, limit_hit=LimitHit.CPU_TIME, cpu_s=6.0),
+            Verdict.TIMEOUT,
+            "used more than 5 s of CPU time; stopped after printing 0 of the 1 expected line "
+            "(computing all along: an endless loop, or too slow an approach)",
+            None,
+        ),
+        (
+            ONE,
+            _run(exit_code=1, limit_hit=LimitHit.OUTPUT, over="stderr"),
+            Verdict.OUTPUT_LIMIT,
+            "printed more than 1024 KB on stderr; stopped",
+            1,
+        ),
+        (
+            ONE,
+            _run(exit_code=None, signal=25, limit_hit=LimitHit.OUTPUT),
+            Verdict.OUTPUT_LIMIT,
+            "printed more than 1024 KB on stdout or stderr; stopped",
+            None,
+        ),
+        (
+            ONE,
+            _run(exit_code=1, limit_hit=LimitHit.MEMORY, stderr=b"MemoryError\n"),
+            Verdict.MEMORY_LIMIT,
+            "ran out of memory (limit 512 MB): MemoryError",
+            1,
+        ),
+    ],
+)
+def test_what_a_run_means(
+    case: Case, run: RunResult, verdict: Verdict, message: str, exit_code: int | None
+) -> None:
+    outcome = judge(case, run, TOKENS, Limits())
+    assert (outcome.verdict, outcome.message, outcome.exit_code) == (verdict, message, exit_code)
+    assert outcome.time_s == 0.123  # to the millisecond
+    assert outcome.stdout == run.stdout.decode() and outcome.stderr == run.stderr.decode()
+    assert (outcome.comparison is not None) is (verdict in (Verdict.PASSED, Verdict.WRONG_ANSWER))
+
+
+@pytest.mark.parametrize(
+    ("source", "said"),
+    [
+        (b"print(1)\n", ""),
+        (b"print(1\n", "SyntaxError: '(' was never closed"),
+        (b"def f(:\n  pass\n", "SyntaxError: invalid syntax"),
+        (b"x = 1\n\x00\n", "source code string cannot contain null bytes"),
+    ],
+)
+def test_syntax_errors_as_python_prints_them(source: bytes, said: str) -> None:
+    error = syntax_error(source, "s.py")
+    assert (said in error) if said else error == ""
+    if said.startswith("SyntaxError"):
+        assert error.startswith('  File "s.py", line ')
+
+
+def test_a_case_that_did_not_compile() -> None:
+    error = syntax_error(b"x = 1\nprint(1\n", "s.py")
+    outcome = not_compiled(TWO, error)
+    assert outcome.verdict is Verdict.RUNTIME_ERROR
+    assert outcome.message == "does not compile: line 2: '(' was never closed"
+    assert (outcome.time_s, outcome.exit_code, outcome.stderr) == (0.0, 1, error)
+    assert outcome.compiled is False and outcome.feedback().hint is None
+    assert not_compiled(TWO, "ValueError: bad\n").message == "does not compile: ValueError: bad"
+
+
+def test_records_of_runs_that_never_were() -> None:
+    for make, verdict in ((grader_error, Verdict.GRADER_ERROR), (skipped, Verdict.SKIPPED)):
+        outcome = make(TWO, "why")
+        assert (outcome.case, outcome.verdict, outcome.message) == (TWO, verdict, "why")
+        assert (outcome.time_s, outcome.exit_code) == (0.0, None)

@@ -9,7 +9,7 @@ import pytest
 
 from grader.judging.errors import UsageError
 from grader.judging.records import Case, CaseOutcome, Report, Verdict
-from grader.selection import last_failed, only_failed, remember, select
+from grader.selection import cache_dir, last_failed, only_failed, remember, select
 
 CASES = (
     Case("01-sample", b"", "", "A first sample"),
@@ -73,3 +73,36 @@ def test_lf_runs_what_failed(failed: set[str] | None, chosen: list[str], note: s
     cases, said = only_failed(CASES, failed)
     assert [c.name for c in cases] == chosen
     assert (said is None) if note is None else (said is not None and note in said)
+
+
+@pytest.mark.parametrize(
+    ("environ", "where"),
+    [
+        ({"XDG_CACHE_HOME": "/x/cache", "HOME": "/home/a"}, "/x/cache/grade"),
+        ({"XDG_CACHE_HOME": "", "HOME": "/home/a"}, "/home/a/.cache/grade"),
+        ({"HOME": "/home/a"}, "/home/a/.cache/grade"),
+        ({}, str(Path("~").expanduser() / ".cache" / "grade")),
+    ],
+)
+def test_the_cache_lives_where_xdg_says(environ: dict[str, str], where: str) -> None:
+    assert str(cache_dir(environ)) == where
+
+
+def test_the_cache_is_private_and_survives_a_damaged_file(tmp_path: Path) -> None:
+    env = {"XDG_CACHE_HOME": str(tmp_path / "c")}
+    script = tmp_path / "s.py"
+    remember(_report({"01-sample": Verdict.WRONG_ANSWER}), script, environ=env)
+    folder = tmp_path / "c" / "grade"
+    assert folder.stat().st_mode & 0o777 == 0o700  # what a student failed is theirs to see
+    (folder / "lastfailed.json").write_text('["not", "a", "mapping"]')
+    assert last_failed("add", script, environ=env) is None
+    remember(_report({"01-sample": Verdict.WRONG_ANSWER}), script, environ=env)
+    assert last_failed("add", script, environ=env) == {"01-sample"}
+
+
+def test_k_names_what_it_was_given() -> None:
+    with pytest.raises(UsageError) as caught:
+        select(CASES, ["x", "Y"])
+    assert str(caught.value) == (
+        "no case matches -k x -k Y (the cases: 01-sample, 02-negative, 03-single)"
+    )
