@@ -72,11 +72,13 @@ def _grader_files() -> Iterator[tuple[str, bytes]]:
     package = Path(__file__).resolve().parent
     for path in sorted(package.rglob("*")):
         relative = path.relative_to(package)
+        # the code, and the practice site's page assets (grade site writes them out)
+        wanted = path.suffix in (".py", ".typed") or relative.parts[0] == "site_assets"
         if (
             path.is_file()
             and relative.parts[0] != "_data"
             and "__pycache__" not in relative.parts
-            and path.suffix in (".py", ".typed")
+            and wanted
         ):
             yield f"grader/{relative.as_posix()}", path.read_bytes()
 

@@ -386,3 +386,21 @@ def test_the_course_sets_the_size_cap_and_the_file_a_batch_grades(
     assert batch.exit_code == 0, batch.output
     book = json.loads((tmp_path / "book.json").read_text())
     assert book["submissions"][0]["path"].endswith("ann/sum.py")
+
+
+def test_the_student_wheel_builds_the_practice_site(course_dir: Path, tmp_path: Path) -> None:
+    """The GitHub Pages example runs grade site from the course's student wheel, which had no
+    grader/site_assets/ (only .py files were packed): half a site, then a traceback."""
+    result = run("package", "student", str(tmp_path / "dist"))
+    assert result.exit_code == 0, result.output
+    env = install(Path(result.stdout.strip()), tmp_path / "site-packages")
+    built = subprocess.run(
+        [sys.executable, "-m", "grader", "site", str(tmp_path / "public")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert built.returncode == 0, built.stderr
+    for asset in ("app.js", "worker.js", "style.css", "add.html", "py/judging/browser.py"):
+        assert (tmp_path / "public" / asset).is_file(), asset
