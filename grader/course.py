@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from . import __version__
 from .config import CONFIG_FILE, has_config
 from .files import write_atomically
 from .judging.errors import UsageError
+from .packaging import grader_wheel
+
+# Where the course keeps the grader its CI installs: grade is on no package index, and the CI
+# should grade with the teacher's own version. Commit it; grade init writes it again on demand.
+VENDOR = ".grade"
 
 CI_PLATFORMS = ("github", "gitlab", "gradescope")
 
@@ -32,12 +36,18 @@ def init_course(folder: Path, *, ci: tuple[str, ...] = ()) -> list[Path]:
         "cases/README.md": CASES_README,
         "reference/README.md": REFERENCE_README,
     }
-    pin = f"grade-autograder=={__version__}"
+    blobs: dict[str, bytes] = {}
+    pin = ""
+    if set(ci) & {"github", "gitlab"}:  # their jobs install this grader from the course itself
+        wheel, data = grader_wheel()
+        blobs[f"{VENDOR}/{wheel}"] = data
+        pin = f"{VENDOR}/{wheel}"
     for platform in ci:
         where, template = CI_FILES[platform]
         files[where] = template.format(pin=pin)
     written = []
-    for relative, text in files.items():
+    everything: dict[str, str | bytes] = {**files, **blobs}
+    for relative, text in everything.items():
         path = folder / relative
         if path.exists():
             raise UsageError(f"{path} exists; start the course in an empty folder")
@@ -101,7 +111,7 @@ jobs:
       - uses: actions/setup-python@v5
         with:
           python-version: "3.12"
-      - run: pip install "{pin}"
+      - run: pip install "./{pin}"  # this course's grader, committed by grade init
       # ubuntu-latest forbids unprivileged user namespaces; allow them on this throw-away VM
       # so that the sandbox has every layer
       - run: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0
@@ -118,7 +128,7 @@ GITLAB = """\
 verify:
   image: python:3.12
   script:
-    - pip install "{pin}"
+    - pip install "./{pin}"  # this course's grader, committed by grade init
     - grade verify
     - grade package student dist/
   artifacts:

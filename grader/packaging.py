@@ -145,20 +145,34 @@ def _record_hash(data: bytes) -> str:
 
 def wheel_bytes(root: Root, names: tuple[str, ...], *, secret: bool) -> tuple[str, bytes, int, int]:
     """The wheel's file name and bytes, with how many public and secret cases it holds."""
-    dist, version = _dist_name(root), root.config.version
     course, public_n, secret_n = _course_files(root, names, secret=secret)
+    summary = f"{root.path.name}'s exercises, graded by grade {__version__}"
+    filename, data = _wheel(_dist_name(root), root.config.version, summary, course)
+    return filename, data, public_n, secret_n
+
+
+GRADER_DIST = "grade_autograder"  # pyproject.toml's grade-autograder, normalised
+
+
+def grader_wheel() -> tuple[str, bytes]:
+    """This grader alone as a wheel (no course data): what a course's CI installs, pinned to
+    the teacher's own version, from the course's repository (grade is on no package index)."""
+    return _wheel(GRADER_DIST, __version__, f"grade {__version__}, the autograder", {})
+
+
+def _wheel(dist: str, version: str, summary: str, data: dict[str, bytes]) -> tuple[str, bytes]:
     info = f"{dist}-{version}.dist-info"
     metadata = [
         "Metadata-Version: 2.1",
         f"Name: {dist}",
         f"Version: {version}",
-        f"Summary: {root.path.name}'s exercises, graded by grade {__version__}",
+        f"Summary: {summary}",
         "Requires-Python: >=3.10",
         *(f"Requires-Dist: {r}" for r in REQUIRES),
     ]
     files = {
         **dict(_grader_files()),
-        **course,
+        **data,
         f"{info}/METADATA": ("\n".join(metadata) + "\n").encode(),
         f"{info}/WHEEL": (
             f"Wheel-Version: 1.0\nGenerator: grade {__version__}\n"
@@ -166,9 +180,9 @@ def wheel_bytes(root: Root, names: tuple[str, ...], *, secret: bool) -> tuple[st
         ).encode(),
         f"{info}/entry_points.txt": b"[console_scripts]\ngrade = grader.cli:main\n",
     }
-    record = [f"{name},{_record_hash(data)},{len(data)}" for name, data in files.items()]
+    record = [f"{name},{_record_hash(body)},{len(body)}" for name, body in files.items()]
     files[f"{info}/RECORD"] = ("\n".join([*record, f"{info}/RECORD,,"]) + "\n").encode()
-    return f"{dist}-{version}-py3-none-any.whl", _zip(files), public_n, secret_n
+    return f"{dist}-{version}-py3-none-any.whl", _zip(files)
 
 
 def _zip(files: dict[str, bytes], executable: frozenset[str] = frozenset()) -> bytes:

@@ -61,6 +61,12 @@ def test_init_writes_a_course_and_refuses_to_write_over_one(tmp_path: Path) -> N
         assert str(folder / relative) in result.stdout  # absolute paths, as written
     assert os.access(folder / "gradescope.sh", os.X_OK)
     assert (folder / "exercises").is_dir() and (folder / "cases").is_dir()
+    # the CI jobs install the grader committed with the course: grade is on no package index
+    (wheel,) = (folder / ".grade").glob("grade_autograder-*-py3-none-any.whl")
+    for ci_file in (".github/workflows/course.yml", ".gitlab-ci.yml"):
+        text = (folder / ci_file).read_text()
+        assert f'pip install "./.grade/{wheel.name}"' in text
+        assert "grade-autograder==" not in text
     again = run("init", str(folder))
     assert again.exit_code == 2
     assert "holds a course already" in again.stderr
@@ -404,3 +410,26 @@ def test_the_student_wheel_builds_the_practice_site(course_dir: Path, tmp_path: 
     assert built.returncode == 0, built.stderr
     for asset in ("app.js", "worker.js", "style.css", "add.html", "py/judging/browser.py"):
         assert (tmp_path / "public" / asset).is_file(), asset
+
+
+def test_the_ci_jobs_grader_installs_and_verifies_the_course(tmp_path: Path) -> None:
+    """grade init --ci github pinned grade-autograder==0.1.0, a name no package index has: the
+    course's first CI run failed at its install step."""
+    folder = tmp_path / "course"
+    assert run("init", str(folder), "--ci", "gitlab").exit_code == 0
+    for name in ("exercises", "cases", "reference"):
+        shutil.copytree(COURSE / name, folder / name, dirs_exist_ok=True)
+    (wheel,) = (folder / ".grade").glob("*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "grader/cli/__init__.py" in names and "grader/site_assets/app.js" in names
+    assert not [n for n in names if n.startswith("grader/_data/")]  # the grader, no course
+    env = install(wheel, tmp_path / "site-packages")
+    listed = subprocess.run(
+        [sys.executable, "-m", "grader", "list"],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert listed.returncode == 0, listed.stderr
+    assert "add" in listed.stdout
