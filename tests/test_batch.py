@@ -218,6 +218,14 @@ def test_sharded_batches_merge_into_the_whole(course: Root, klass: Path, tmp_pat
         cli, ["merge", str(tmp_path / "y.json"), *map(str, parts[:2]), "--allow-partial"]
     )
     assert allowed.exit_code == 0, allowed.output
+    # the output forgotten: shard 1's gradebook was silently replaced by the merge of 2 and 3
+    before = parts[0].read_bytes()
+    forgot = CliRunner().invoke(cli, ["merge", *map(str, parts), "--allow-partial"])
+    assert forgot.exit_code == 2
+    assert f"{parts[0]} is the gradebook of shard 1/3: name the merged file first" in forgot.stderr
+    assert parts[0].read_bytes() == before
+    over = CliRunner().invoke(cli, ["merge", str(merged), *map(str, parts)])  # a merge again
+    assert over.exit_code == 0, over.output
 
 
 def test_merge_refuses_shards_graded_on_other_cases(

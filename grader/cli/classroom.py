@@ -185,9 +185,20 @@ def merge(out: Path, inputs: tuple[Path, ...], csv_file: Path | None, allow_part
     """Join the JSON gradebooks of grade batch --shard runs into OUT."""
     from ..files import refuse_overwriting, write_atomically
     from ..gradebook import Gradebook, merge
+    from ..judging.errors import GraderError, UsageError
     from ..render import classbook
 
     refuse_overwriting([out, csv_file], inputs, "an input of merge")
+    if out.is_file():  # grade merge s1.json s2.json s3.json: the output forgotten
+        try:
+            label = Gradebook.load(out).shard
+        except GraderError:
+            label = None  # not a gradebook: an ordinary file to write over
+        if label is not None:
+            raise UsageError(
+                f"{out} is the gradebook of shard {label}: name the merged file first "
+                f"(grade merge merged.json {out} ...)"
+            )
     merged = merge([(str(p), Gradebook.load(p)) for p in inputs], allow_partial=allow_partial)
     write_atomically(out, merged.to_json())
     if csv_file is not None:
