@@ -128,6 +128,9 @@ def shard(submissions: Sequence[Submission], part: Shard) -> list[Submission]:
     return [s for i, s in enumerate(ordered) if i % part.count == part.index - 1]
 
 
+NOT_GRADED = "not graded: the batch was interrupted (grade batch --resume goes on)"
+
+
 def _entry(graded: Graded) -> Entry:
     sub = graded.submission
     feedback = graded.report.feedback() if graded.report is not None else None
@@ -166,6 +169,11 @@ def grade_batch(
         )
     except Interrupted:
         interrupted = True
+        # every format says so: a row each, not a class that seems to have fewer students
+        # (not journalled: --resume grades them)
+        for sub in submissions:
+            if sub.name not in done:
+                done[sub.name] = Entry(sub.name, str(sub.path), None, NOT_GRADED)
     return Gradebook(
         exercise=plan.exercise.name,
         case_names=tuple(c.name for c in plan.cases),

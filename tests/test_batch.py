@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import SCRIPTS
 
-from grader.batch import discover, parse_shard, shard
+from grader.batch import NOT_GRADED, discover, parse_shard, shard
 from grader.cli import cli
 from grader.gradebook import Gradebook, Shard
 from grader.judging.errors import UsageError
@@ -309,8 +309,12 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_was_graded(course: Root, tmp_path: 
     assert "interrupted" in stderr and "Traceback" not in stderr
     book = json.loads(out.read_text())
     assert book["interrupted"] is True
-    assert [s["submission"] for s in book["submissions"]] == ["a_fast"]
-    assert book["submissions"][0]["report"]["passed"] == 4
+    rows = {s["submission"]: s for s in book["submissions"]}
+    assert rows["a_fast"]["report"]["passed"] == 4
+    # the others are rows too, in every format: the class does not seem smaller than it is
+    assert sorted(rows) == ["a_fast", *(f"slow{i}" for i in range(6))]
+    assert {rows[f"slow{i}"]["error"] for i in range(6)} == {NOT_GRADED}
+    assert [r["report"] for n, r in rows.items() if n != "a_fast"] == [None] * 6
     assert list(runs.iterdir()) == []  # every run's folder removed: its processes were ended
 
 

@@ -131,3 +131,8 @@ def test_markdown_summary_golden(golden: Golden) -> None:
     text = classbook.markdown(_book())
     assert "<" not in text and "\x1b" not in text
     golden("gradebook_summary.md", text)
+
+
+def test_an_interrupted_class_says_so_in_its_summary() -> None:
+    assert "**Interrupted**" not in classbook.markdown(_book())
+    assert "**Interrupted**" in classbook.markdown(replace(_book(), interrupted=True))

@@ -116,6 +116,8 @@ def markdown(book: Gradebook) -> str:
         passed = sum(1 for f in graded for c in f.cases if c.name == name and c.passed)
         rate = passed / len(graded) if graded else 0.0
         lines.append(f"| {_md(name)} | {passed}/{len(graded)} | {rate:.0%} |")
+    if book.interrupted:
+        lines += ["", "**Interrupted**: these are the submissions graded before it stopped."]
     not_graded = [e for e in book.entries if e.feedback is None]
     if not_graded:
         lines += ["", "Not gradable: " + ", ".join(_md(e.submission) for e in not_graded)]
