@@ -277,7 +277,8 @@ SETUP = """\
 # its dependencies.
 set -euo pipefail
 AUTOGRADER="${{AUTOGRADER:-/autograder}}"
-if ! python3 -m venv --help >/dev/null 2>&1; then
+# `venv --help` succeeds without ensurepip (Debian's python3.X-venv), and `venv DIR` then fails
+if ! python3 -c "import ensurepip, venv" >/dev/null 2>&1; then
   apt-get update && apt-get install -y python3 python3-venv python3-pip
 fi
 python3 -m venv "$AUTOGRADER/venv"

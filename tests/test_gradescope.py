@@ -136,3 +136,49 @@ def test_a_course_that_turns_the_sandbox_off_is_refused(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "would let a submission read the secret cases" in result.stderr
     assert not (tmp_path / "a.zip").exists()
+
+
+NO_ENSUREPIP = """#!/bin/bash
+# a Debian python3 without python3.X-venv: the venv module is there, ensurepip is not
+if [ -e "$MARKS/installed" ]; then exec {python} "$@"; fi
+if [ "$1" = "-c" ] && [[ "$2" == *ensurepip* ]]; then exit 1; fi
+if [ "$1 $2" = "-m venv" ] && [ "${{3:-}}" != "--help" ]; then
+  echo "The virtual environment was not created successfully because ensurepip is not" >&2
+  exit 1
+fi
+exec {python} "$@"
+"""
+
+
+@pytest.mark.slow  # a real venv, with pip: ~15 s
+def test_setup_installs_venv_where_ensurepip_is_missing(source: Path, tmp_path: Path) -> None:
+    """setup.sh installed python3-venv only if `python3 -m venv --help` failed, which it does
+    not on Debian or Ubuntu without python3.X-venv; `python3 -m venv DIR` then failed."""
+    shims, marks = tmp_path / "bin", tmp_path / "marks"
+    shims.mkdir()
+    marks.mkdir()
+    (shims / "python3").write_text(NO_ENSUREPIP.format(python=sys.executable))
+    (shims / "apt-get").write_text(
+        f'#!/bin/sh\necho "$@" >> {marks}/apt\ntouch {marks}/installed\n'
+    )
+    for shim in shims.iterdir():
+        shim.chmod(0o755)
+    root = tmp_path / "autograder"
+    root.mkdir()
+    (root / "source").symlink_to(source / "source")
+    done = subprocess.run(
+        ["bash", str(source / "source" / "setup.sh")],
+        env={
+            "PATH": f"{shims}:{os.defpath}",
+            "MARKS": str(marks),
+            "AUTOGRADER": str(root),
+            "PIP_NO_INDEX": "1",  # the dependencies are not what this checks: fail fast
+            "HOME": str(tmp_path),
+        },
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    asked = (marks / "apt").read_text() if (marks / "apt").exists() else ""
+    assert "install -y python3 python3-venv" in asked, (asked, done.stderr[-2000:])
+    assert (root / "venv" / "bin" / "python").exists()  # the venv it failed to make before
