@@ -19,13 +19,14 @@ from pathlib import Path
 from threading import Lock
 
 from .checker import comparator_for
+from .compiling import compile_error
 from .judging.compare import Comparator
 from .judging.diagnose import advise
 from .judging.errors import GraderError, SubmissionError
 from .judging.judge import grader_error, judge, not_compiled, skipped
 from .judging.records import Case, CaseFeedback, CaseOutcome, Report, Verdict
 from .plan import Plan
-from .submissions import Submission, check_submission, compile_error
+from .submissions import Submission, check_submission
 
 
 @dataclass(frozen=True)
@@ -163,41 +164,59 @@ def worker_pool(workers: int) -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=workers, initializer=_main_thread_takes_signals)
 
 
-def _ready(outcome: CaseOutcome) -> Future[CaseOutcome]:
-    done: Future[CaseOutcome] = Future()
-    done.set_result(outcome)
-    return done
-
-
 @dataclass(eq=False)  # hashed by identity: one per submission in flight
 class _Flight:
     submission: Submission
     started: datetime
-    compile_error: str
+    compiled: Future[str]  # its compile error, or ""
     futures: list[Future[CaseOutcome]]
     left: int
 
     def complete(self) -> bool:
         return all(f.done() and not f.cancelled() for f in self.futures)
 
+    def compile_error(self) -> str:
+        """Once known; "" where the check itself failed (each case then says why)."""
+        try:
+            return self.compiled.result()
+        except Exception:
+            return ""
+
+
+def _compile(plan: Plan, sub: Submission) -> str:
+    shown = str(sub.path.resolve())
+    return compile_error(plan.runner, plan.python, shown, sub.text or b"", plan.limits)
+
+
+def _case_after_compile(
+    plan: Plan, compiled: Future[str], sub: Submission, case: Case, budget: Budget | None, i: int
+) -> CaseOutcome:
+    """Case ``i``, once the submission is known to compile (the compile run is queued first,
+    so a worker waiting here never waits for a run queued behind it)."""
+    try:
+        error = compiled.result()
+    except GraderError as exc:
+        return grader_error(case, f"the compile check failed: {exc}")
+    except Exception as exc:
+        return grader_error(case, f"the compile check failed: {type(exc).__name__}: {exc}")
+    if error:  # no case runs: the one mistake is said once, above the cases
+        return not_compiled(case, error)
+    return run_case(plan, sub.path.resolve(), case, budget, i, sub.text)
+
 
 def _launch(pool: Executor, plan: Plan, sub: Submission) -> _Flight:
-    error = compile_error(sub)
-    if error:  # no case would run: said once, without spending a run on it
-        futures = [_ready(not_compiled(c, error)) for c in plan.cases]
-    else:
-        limited = (
-            plan.skip_after_timeout
-            or plan.stop_after_failure
-            or plan.max_time_per_submission is not None
-        )
-        budget = Budget(plan) if limited else None
-        script = sub.path.resolve()
-        futures = [
-            pool.submit(run_case, plan, script, case, budget, i, sub.text)
-            for i, case in enumerate(plan.cases)
-        ]
-    return _Flight(sub, now(), error, futures, len(futures))
+    compiled = pool.submit(_compile, plan, sub)
+    limited = (
+        plan.skip_after_timeout
+        or plan.stop_after_failure
+        or plan.max_time_per_submission is not None
+    )
+    budget = Budget(plan) if limited else None
+    futures = [
+        pool.submit(_case_after_compile, plan, compiled, sub, case, budget, i)
+        for i, case in enumerate(plan.cases)
+    ]
+    return _Flight(sub, now(), compiled, futures, len(futures))
 
 
 def grade_submissions(
@@ -223,7 +242,7 @@ def grade_submissions(
         graded = Graded(sub, None)
         if flight is not None:
             outcomes = _after_first_failure(plan, [f.result() for f in flight.futures])
-            made = report(plan, sub.path, outcomes, flight.started, flight.compile_error)
+            made = report(plan, sub.path, outcomes, flight.started, flight.compile_error())
             graded = Graded(sub, made)
         results[index] = graded
         if on_done is not None:
@@ -238,8 +257,8 @@ def grade_submissions(
                 finish(index, None, sub)
                 continue
             flights[index] = _launch(pool, plan, sub)
-            if on_start is not None:
-                on_start(sub, flights[index].compile_error)
+            if on_start is not None:  # waits for the compile run, not for the cases
+                on_start(sub, flights[index].compile_error())
         if in_case_order:
             for index, flight in flights.items():
                 done: list[CaseOutcome] = []

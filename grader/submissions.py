@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .judging.errors import SubmissionError
-from .judging.judge import syntax_error
 
 MAX_SUBMISSION_BYTES = 1 << 20  # a script larger than 1 MiB is not a student's exercise
 
@@ -119,11 +118,3 @@ def check_submission(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> Submissio
     if found.problem is not None:
         raise SubmissionError(f"submission {path} {found.problem}")
     return found
-
-
-def compile_error(submission: Submission) -> str:
-    """What Python would print if the (checked) ``submission`` does not compile, or "".
-
-    Checked once, before any case runs: a syntax error is one mistake, not one per case.
-    """
-    return syntax_error(submission.text or b"", str(submission.path))

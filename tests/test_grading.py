@@ -3,19 +3,24 @@ fixture course's ``add`` (3 public cases, 1 hidden)."""
 
 from __future__ import annotations
 
+import json
 import shutil
+import subprocess
+import sys
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from conftest import COURSE, PlanFactory
 
-from grader import submissions
+from grader import compiling, grading, submissions
 from grader.batch import grade_batch
 from grader.cases import case_files, public_folder
 from grader.cli import cli
 from grader.grading import grade, grade_submissions
-from grader.judging import judge as judge_module
+from grader.judging.errors import InternalError
 from grader.judging.records import CaseFeedback, Verdict, Visibility
 from grader.spec import Exercise
 from grader.submissions import Submission, read
@@ -36,23 +41,78 @@ def test_check_reads_and_compiles_the_submission_once(
     """It read it three times and compiled it twice: the text graded could differ from the
     text checked, and a compile bomb cost twice."""
     reads: list[Path] = []
-    compiles: list[str] = []
-    real_read, real_compile = submissions.read_submission, judge_module.syntax_error
+    compiles: list[bytes] = []
+    real_read, real_compile = submissions.read_submission, compiling.compile_error
 
     def counted_read(path: Path, limit: int = 1 << 20) -> tuple[bytes, str | None]:
         reads.append(path)
         return real_read(path, limit)
 
-    def counted_compile(source: bytes, filename: str) -> str:
-        compiles.append(filename)
-        return real_compile(source, filename)
+    def counted_compile(runner: Any, python: str, shown: str, text: bytes, limits: Any) -> str:
+        compiles.append(text)
+        return real_compile(runner, python, shown, text, limits)
 
     monkeypatch.setattr(submissions, "read_submission", counted_read)
-    monkeypatch.setattr(submissions, "syntax_error", counted_compile)
+    monkeypatch.setattr(grading, "compile_error", counted_compile)
     script = _script(tmp_path, RIGHT)
     result = CliRunner().invoke(cli, ["add", str(script), "--root", str(COURSE)])
     assert result.exit_code == 0, result.output
-    assert (len(reads), len(compiles)) == (1, 1), (reads, compiles)
+    assert (len(reads), compiles) == (1, [RIGHT.encode()]), (reads, compiles)
+
+
+MEASURED = """
+import resource, runpy, sys
+sys.argv = ["grade", *sys.argv[1:]]
+try:
+    runpy.run_module("grader", run_name="__main__")
+except SystemExit as exc:
+    code = exc.code
+sys.stderr.write(f"\\nMAXRSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n")
+sys.exit(code)
+"""
+
+
+def _grade_measured(*args: str) -> tuple[int, dict[str, Any], int]:
+    """``grade ARGS --format json`` in a process of its own: its exit code, its report, and
+    its own peak memory in KB (its runs' not included)."""
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURED, *args, "--root", str(COURSE), "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    peak = int(done.stderr.rsplit("MAXRSS ", 1)[1])
+    return done.returncode, json.loads(done.stdout), peak
+
+
+@pytest.mark.parametrize(
+    ("bomb", "options", "said"),
+    [
+        (  # CPython compiles a class pattern's captures in O(N**2) memory: ~1.5 GB here
+            "match x:\n    case C("
+            + ", ".join(f"a{i}" for i in range(6000))
+            + "):\n        pass\n",
+            (),
+            "memory",
+        ),
+        (  # keyword arguments: ~4 s of compiling, under a half-second limit
+            "f(" + ", ".join(f"k{i}=1" for i in range(20000)) + ")\n",
+            ("--timeout", "0.5"),
+            "the compiler took more than 0.5 s",
+        ),
+    ],
+    ids=["memory", "time"],
+)
+def test_a_compile_bomb_is_the_students_mistake_not_the_graders(
+    tmp_path: Path, bomb: str, options: tuple[str, ...], said: str
+) -> None:
+    """The grader compiled the submission in its own process, without limits: a 47 KB file
+    made it allocate gigabytes, a 610 KB one stalled it for minutes, before any case ran."""
+    code, report, peak_kb = _grade_measured("add", str(_script(tmp_path, bomb)), *options)
+    assert code == 1, report
+    assert {c["status"] for c in report["cases"]} == {"runtime_error"}
+    assert all(said in c["message"] for c in report["cases"] if c["message"] != "hidden case")
+    assert peak_kb < 300 * 1024, peak_kb  # the grader's own memory: the bomb went off elsewhere
 
 
 def test_listeners_hear_only_what_the_student_may_see(
@@ -139,3 +199,19 @@ def test_known_mistakes_are_the_exercises_own_cases_only(
     elsewhere = grade(plan_of(add, cases_dir=folder), wrong)
     assert [o.diagnosis for o in elsewhere.outcomes] == [None]
     assert elsewhere.outcomes[0].verdict is Verdict.WRONG_ANSWER
+
+
+def test_a_compile_check_the_sandbox_fails_is_the_graders_error(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    plan = plan_of(add)
+
+    def broken(argv: list[str], **kwargs: Any) -> Any:
+        if kwargs.get("source") == compiling.PROGRAM:
+            raise InternalError("the sandbox did not start: no room")
+        return plan.runner(argv, **kwargs)
+
+    report = grade(replace(plan, runner=broken), _script(tmp_path, RIGHT))
+    assert {o.verdict for o in report.outcomes} == {Verdict.GRADER_ERROR}
+    assert "the compile check failed: the sandbox did not start" in report.outcomes[0].message
+    assert report.exit_code == 4 and report.compile_error == ""
