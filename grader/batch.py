@@ -11,11 +11,13 @@ from __future__ import annotations
 import glob
 import itertools
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from .gradebook import Entry, Gradebook, Shard
 from .grading import Graded, Interrupted, grade_submissions
 from .judging.errors import UsageError
+from .judging.text import path_text
 from .plan import Plan
 from .submissions import MAX_SUBMISSION_BYTES, Submission, linked_folder, read
 
@@ -26,7 +28,16 @@ def _visible(folder: Path) -> list[Path]:
 
 def _from_folder(folder: Path, name: str, limit: int, expected: str | None) -> Submission:
     """The folder's script: the expected file name (the course's [submissions]) if it is
-    there, else its only .py file; several and none of that name is refused, never guessed."""
+    there, else its only .py file; several and none of that name is refused, never guessed.
+    A folder the grader cannot read (mode 000, as unzip or tar may restore it) is that
+    student's row, not the end of the batch."""
+    try:
+        return _script_in(folder, name, limit, expected)
+    except OSError as exc:
+        return Submission(name, folder, f"cannot be read: {exc.strerror or exc}")
+
+
+def _script_in(folder: Path, name: str, limit: int, expected: str | None) -> Submission:
     if expected is not None and (folder / expected).is_file():
         return _read_as(name, folder / expected, limit)
     scripts = [p for p in _visible(folder) if p.suffix == ".py" and p.is_file()]
@@ -67,11 +78,18 @@ def discover(
                 found.extend(_expand(path, limit, expected))
     if not found:  # a wrong path in CI must not go green with "0 submissions"
         raise UsageError(f"no submissions in {', '.join(paths)}")
+    # a name, a path or a reason quoting one is shown, journalled and written as text
+    found = [_as_text(s) for s in found]
     names = [s.name for s in found]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
         raise UsageError(f"two submissions are named {duplicates[0]}; pass distinct paths")
     return sorted(found, key=lambda s: s.name)
+
+
+def _as_text(sub: Submission) -> Submission:
+    problem = None if sub.problem is None else path_text(sub.problem)
+    return replace(sub, name=path_text(sub.name), problem=problem)
 
 
 def _read_as(name: str, path: Path, limit: int) -> Submission:
@@ -134,7 +152,7 @@ NOT_GRADED = "not graded: the batch was interrupted (grade batch --resume goes o
 def _entry(graded: Graded) -> Entry:
     sub = graded.submission
     feedback = graded.report.feedback() if graded.report is not None else None
-    return Entry(sub.name, str(sub.path), feedback, sub.problem)
+    return Entry(sub.name, path_text(sub.path), feedback, sub.problem)
 
 
 def grade_batch(
@@ -173,7 +191,7 @@ def grade_batch(
         # (not journalled: --resume grades them)
         for sub in submissions:
             if sub.name not in done:
-                done[sub.name] = Entry(sub.name, str(sub.path), None, NOT_GRADED)
+                done[sub.name] = Entry(sub.name, path_text(sub.path), None, NOT_GRADED)
     return Gradebook(
         exercise=plan.exercise.name,
         case_names=tuple(c.name for c in plan.cases),

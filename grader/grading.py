@@ -25,6 +25,7 @@ from .judging.diagnose import advise
 from .judging.errors import GraderError, SubmissionError
 from .judging.judge import grader_error, judge, not_compiled, skipped
 from .judging.records import Case, CaseFeedback, CaseOutcome, Report, Verdict
+from .judging.text import path_text
 from .plan import Plan
 from .submissions import Submission, check_submission
 
@@ -144,7 +145,7 @@ def report(
 ) -> Report:
     return Report(
         exercise=plan.exercise.name,
-        submission=str(submission),
+        submission=path_text(submission),
         outcomes=tuple(outcomes),
         started_at=started.isoformat(timespec="seconds"),
         hostname=socket.gethostname(),

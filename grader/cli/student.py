@@ -131,6 +131,7 @@ def check(
     from ..files import refuse_overwriting
     from ..grading import grade
     from ..judging.errors import UsageError
+    from ..judging.text import path_text
     from ..submissions import check_submission
 
     if quiet and verbose:
@@ -163,11 +164,12 @@ def check(
     def once() -> Feedback:
         live = _live(fmt, output, verbosity, diff, [c.title for c in cases])
         checked = unread.pop() if unread else check_submission(submission, limit)
+        shown = path_text(submission)
         try:
             report = grade(
                 plan,
                 checked,
-                on_start=None if live is None else partial(live.start, spec.name, str(submission)),
+                on_start=None if live is None else partial(live.start, spec.name, shown),
                 on_case=None if live is None else live.on_case,
             )
         finally:

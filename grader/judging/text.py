@@ -11,6 +11,14 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")
 
 
+def path_text(path: object) -> str:
+    """A path (or a name from one) as text for a report or a log: a file name's bytes that are
+    not UTF-8 (a Latin-1 or CP437 zip's) shown as escapes (``bob\\xff.py``), never carried
+    along as the surrogates Python reads them into, which no UTF-8 writer takes."""
+    text = str(path)
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def last_line(text: str) -> str:
     """The last non-blank line, stripped: where a traceback names its exception."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]

@@ -53,8 +53,8 @@ def enter(uid: int, gid: int) -> None:
 
 
 def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str = "") -> None:
-    def encode(text: str | None) -> bytes | None:
-        return text.encode() if text is not None else None
+    def encode(text: str | None) -> bytes | None:  # a path's own bytes, UTF-8 or not
+        return os.fsencode(text) if text is not None else None
 
     libc = _libc()
     if libc.mount(encode(source), encode(target), encode(fstype), flags, encode(data or None)):
