@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from grader.judging.judge import (
     skipped,
     syntax_error,
 )
-from grader.judging.records import Case, Comparison, Verdict
+from grader.judging.records import Case, CaseOutcome, Comparison, Verdict, Visibility
 from grader.judging.runs import LimitHit, Limits, RunResult
 
 JUDGING = Path(__file__).resolve().parent.parent / "grader" / "judging"
@@ -212,3 +213,20 @@ def test_records_of_runs_that_never_were() -> None:
         outcome = make(TWO, "why")
         assert (outcome.case, outcome.verdict, outcome.message) == (TWO, verdict, "why")
         assert (outcome.time_s, outcome.exit_code) == (0.0, None)
+
+
+@pytest.mark.parametrize(
+    ("visibility", "time_s", "text"),
+    [
+        (Visibility.VISIBLE, 0.123, "0.12 s"),
+        (Visibility.HIDDEN, 0.0, "-"),  # a script can spell its input in its time
+        (Visibility.AFTER_DUE_DATE, 0.0, "-"),
+    ],
+)
+def test_a_hidden_cases_time_is_not_reported(
+    visibility: Visibility, time_s: float, text: str
+) -> None:
+    case = replace(ONE, visibility=visibility)
+    for verdict in (Verdict.PASSED, Verdict.WRONG_ANSWER):
+        shown = CaseOutcome(case=case, verdict=verdict, message="m", time_s=0.123).feedback()
+        assert (shown.time_s, shown.time_text) == (time_s, text)

@@ -153,7 +153,8 @@ class CaseOutcome:
             verdict=self.verdict,
             # The message quotes expected and actual tokens, which a hidden case must not reveal.
             message=self.message if shown or self.passed else HIDDEN_MESSAGE,
-            time_s=self.time_s,
+            # nor how long it took: a script can spell several bits of the input in its time
+            time_s=self.time_s if shown else 0.0,
             # A script can write a byte of the hidden input into its exit code: not shown either.
             exit_code=self.exit_code if shown else None,
             points=self.points,
@@ -200,6 +201,12 @@ class CaseFeedback:
     @property
     def details_shown(self) -> bool:
         return SHOWS_DETAILS[self.visibility]
+
+    @property
+    def time_text(self) -> str:
+        """Its time as reports show it; a hidden case's is not shown (its verdict says
+        whether it kept to the limit, and nothing finer)."""
+        return f"{self.time_s:.2f} s" if self.details_shown else "-"
 
 
 class _Scored(Protocol):

@@ -66,7 +66,7 @@ def render_github_summary(feedback: Feedback) -> str:
         mark = "✅" if c.passed else "❌"
         problem = "" if c.passed else c.message
         rows.append(
-            f"| {mark} | {_cell(c.title)} | {c.verdict.value} | {c.time_s:.2f} s | "
+            f"| {mark} | {_cell(c.title)} | {c.verdict.value} | {c.time_text} | "
             f"{c.points:g}/{c.max_points:g} | {_cell(problem)} |"
         )
     return "\n".join(rows) + "\n\n"

@@ -14,7 +14,9 @@ from .text import case_details
 
 
 def _test(number: int, outcome: CaseFeedback) -> dict[str, Any]:
-    output = f"{outcome.verdict.value} in {outcome.time_s:.2f} s"
+    output = outcome.verdict.value
+    if outcome.details_shown:
+        output += f" in {outcome.time_text}"
     if not outcome.passed:
         output += "\n" + case_details(outcome)
     return {

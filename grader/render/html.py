@@ -96,7 +96,7 @@ def _case(c: CaseFeedback, group: list[str] | None, compile_error: bool) -> str:
     head = (
         f'<summary><span class="title">{_e(safe(c.title))}</span>'
         f'<span class="verdict">{_e(c.verdict.value)}</span>'
-        f'<span class="time">{c.time_s:.2f} s</span></summary>'
+        f'<span class="time">{c.time_text}</span></summary>'
     )
     if c.passed or compile_error:
         body = ""

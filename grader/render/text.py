@@ -83,7 +83,7 @@ class TextReport:
         hidden = not outcome.details_shown and not outcome.passed
         # a hidden case shows nothing more: say so on its own line, not in a block under it
         out.append(
-            f" {outcome.time_s:6.2f} s" + ("  (hidden case)" if hidden else "") + "\n", style="dim"
+            f" {outcome.time_text:>8}" + ("  (hidden case)" if hidden else "") + "\n", style="dim"
         )
         if compile_error or hidden:
             return out
