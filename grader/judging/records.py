@@ -9,13 +9,13 @@ a renderer cannot leak what it never receives.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Protocol
 
 from ._compat import StrEnum
 from .errors import ExitCode
-from .text import decode
+from .text import LINE_MOST, MESSAGE_MOST, TEXT_MOST, clip, decode
 
 
 class Verdict(StrEnum):
@@ -152,7 +152,7 @@ class CaseOutcome:
             title=case.title,
             verdict=self.verdict,
             # The message quotes expected and actual tokens, which a hidden case must not reveal.
-            message=self.message if shown or self.passed else HIDDEN_MESSAGE,
+            message=clip(self.message, MESSAGE_MOST) if shown or self.passed else HIDDEN_MESSAGE,
             # nor how long it took: a script can spell several bits of the input in its time
             time_s=self.time_s if shown else 0.0,
             # A script can write a byte of the hidden input into its exit code: not shown either.
@@ -162,14 +162,34 @@ class CaseOutcome:
             visibility=case.visibility,
             # a compile error is one mistake, said once: no case's hint is about it
             hint=case.hint if shown and self.compiled else None,
-            input=decode(case.input) if shown else "",
-            stdout=self.stdout if shown else "",
-            stderr=self.stderr if shown else "",
-            comparison=self.comparison if shown else None,
+            # at most so much of each: a report of one submission stays well under 1 MB
+            input=clip(decode(case.input), TEXT_MOST) if shown else "",
+            stdout=clip(self.stdout, TEXT_MOST) if shown else "",
+            stderr=clip(self.stderr, TEXT_MOST) if shown else "",
+            comparison=_clipped(self.comparison) if shown else None,
             advice=self.advice if shown else None,
-            expected=case.expected if shown else "",
+            expected=clip(case.expected, TEXT_MOST) if shown else "",
             diagnosis=self.diagnosis if shown else None,
         )
+
+
+def _clipped(found: Comparison | None) -> Comparison | None:
+    """A mismatch's lines and tokens at most ``LINE_MOST`` each (one printed line can be a
+    megabyte; the caret of a line so long lands where it can)."""
+    if found is None:
+        return None
+
+    def cut(text: str | None) -> str | None:
+        return None if text is None else clip(text, LINE_MOST)
+
+    return replace(
+        found,
+        expected=cut(found.expected),
+        got=cut(found.got),
+        expected_line=cut(found.expected_line),
+        got_line=cut(found.got_line),
+        note=clip(found.note, MESSAGE_MOST),
+    )
 
 
 @dataclass(frozen=True)

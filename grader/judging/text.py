@@ -19,6 +19,24 @@ def path_text(path: object) -> str:
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
+# What a report copies of a case, at most: a student's output or traceback can be megabytes,
+# which GitLab and Gradescope refuse as a report and a class's gradebook repeats per student.
+MESSAGE_MOST = 2_000  # characters of a one-line message (a crash's last line of stderr)
+TEXT_MOST = 16_000  # of each of a case's input, expected output, output and stderr
+LINE_MOST = 4_000  # of a mismatch's expected and printed line
+
+
+def clip(text: str, most: int) -> str:
+    """``text`` if it is at most ``most`` characters, else its head and its tail with what was
+    cut between them said: where output ends (a traceback's last line) matters as much as
+    where it starts."""
+    if len(text) <= most:
+        return text
+    tail = most // 3
+    head = most - tail
+    return f"{text[:head]} … {len(text) - head - tail} characters cut … {text[-tail:]}"
+
+
 def last_line(text: str) -> str:
     """The last non-blank line, stripped: where a traceback names its exception."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
