@@ -105,8 +105,10 @@ class DefaultGroup(click.Group):
         )
         try:
             return super().invoke(ctx)
-        except GraderError as exc:
-            click.echo(f"grade: error: {exc}", err=True)
+        except GraderError as exc:  # its message may quote a student's file name
+            from ..render.escape import log_safe, safe
+
+            click.echo(log_safe(safe(f"grade: error: {exc}")), err=True)
             ctx.exit(exc.exit_code)
         except KeyboardInterrupt:
             click.echo("grade: interrupted", err=True)
@@ -115,9 +117,9 @@ class DefaultGroup(click.Group):
             raise
         except Exception as exc:  # a bug of ours: exit 4 and a crash file, never a traceback
             from ..crash import crash_line, write_crash
-            from ..render.escape import safe
+            from ..render.escape import log_safe, safe
 
-            click.echo(safe(crash_line(exc, write_crash(exc, sys.argv))), err=True)
+            click.echo(log_safe(safe(crash_line(exc, write_crash(exc, sys.argv)))), err=True)
             ctx.exit(ExitCode.GRADER_ERROR)
         finally:  # in-process callers (tests) get their own handlers back
             for signum, handler in before.items():

@@ -10,6 +10,7 @@ from typing import TextIO
 from rich.text import Text
 
 from ..judging.records import CaseFeedback, Feedback
+from ..render.escape import log_safe
 from ..render.text import TextReport, ansi
 
 _FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
@@ -39,7 +40,7 @@ class Live:
         self._spinner: threading.Thread | None = None
 
     def _write(self, text: Text) -> None:
-        shown = ansi(text) if self.color else text.plain
+        shown = log_safe(ansi(text) if self.color else text.plain)  # a CI log may take it
         with self._lock:
             if self.status is not None:
                 self.status.write(_CLEAR)

@@ -214,7 +214,7 @@ def _fuzz_material(spec: Exercise) -> Material:
 def _fuzz(plan: Plan, submission: Path, count: int, seed: int, save_case: str | None) -> int:
     from ..fuzz import fuzz
     from ..judging.errors import ExitCode
-    from ..render.escape import safe
+    from ..render.escape import log_safe, safe
     from ..submissions import check_submission
 
     teacher = _fuzz_material(plan.exercise)
@@ -228,8 +228,8 @@ def _fuzz(plan: Plan, submission: Path, count: int, seed: int, save_case: str | 
         f"fuzz: input {found.tried} of seed {seed} disagrees; shrunk in {found.checks} runs to:"
     )
     for line in lines[:20]:
-        click.echo(f"    {safe(line)}")
-    click.echo(f"  {found.outcome.verdict.value}: {safe(found.outcome.message)}")
+        click.echo(log_safe(f"    {safe(line)}"))
+    click.echo(log_safe(f"  {found.outcome.verdict.value}: {safe(found.outcome.message)}"))
     if save_case is not None:
         from ..authoring import add_case
 
@@ -344,6 +344,7 @@ def run_command(
     """
     from ..judging.errors import UsageError
     from ..playground import try_input
+    from ..render.escape import log_safe
     from ..submissions import check_submission
 
     spec = load(exercise, root)
@@ -357,7 +358,7 @@ def run_command(
     tried = try_input(plan, script, data)
     if tried.invalid:
         click.echo(f"grade: note: this input is outside the statement: {tried.invalid}", err=True)
-    click.echo(tried.render(), nl=False)
+    click.echo(log_safe(tried.render()), nl=False)
     sys.exit(tried.exit_code)
 
 

@@ -8,7 +8,7 @@ import csv as csv_module
 import io
 from typing import TYPE_CHECKING
 
-from .escape import safe
+from .escape import log_safe, safe
 
 if TYPE_CHECKING:
     from ..gradebook import Gradebook
@@ -54,7 +54,7 @@ def summary(book: Gradebook) -> str:
             if f is None
             else f"{f.passed}/{f.total} passed, score {f.score:.2f}"
         )
-        lines.append(f"{name:<{width}}  {result}")
+        lines.append(log_safe(f"{name:<{width}}  {result}"))
     n = len(book.entries)
     lines.append(f"{n} submissions, {book.graded} graded, {n - book.graded} not gradable")
     return "\n".join(lines) + "\n"

@@ -22,5 +22,29 @@ def safe(text: str) -> str:
     return "".join(ch if ch.isprintable() and ch not in _BIDI else _escape_char(ch) for ch in text)
 
 
+# What CI runners read as commands in a job's log, wherever a report's line lands there:
+# GitHub runs "::cmd::" after any leading whitespace and the legacy "##[cmd]" anywhere in a
+# line; GitLab opens and closes collapsible sections with "section_start:" / "section_end:".
+_LINE_COMMANDS = ("::", "section_start:", "section_end:")
+_ANYWHERE = "##["
+
+
+def log_safe(text: str) -> str:
+    """``text`` (lines already through ``safe``) as it may reach a CI log: a line that would
+    start a runner's command, or hold GitHub's legacy one, gets its first character of the
+    command written as an escape (``\\x3a:add-mask::``, ``#\\x23[error]``), as ``safe`` writes
+    what it escapes. The grader's own lines never start so."""
+    if ":" not in text and "#" not in text:
+        return text
+    lines = []
+    for line in text.split("\n"):
+        body = line.lstrip()
+        lead = line[: len(line) - len(body)]
+        if body.startswith(_LINE_COMMANDS):
+            body = f"\\x{ord(body[0]):02x}{body[1:]}"
+        lines.append(lead + body.replace(_ANYWHERE, "#\\x23["))
+    return "\n".join(lines)
+
+
 def shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"

@@ -17,7 +17,7 @@ from rich.text import Text
 from ..judging.compare import TOKEN, normalise, tokens
 from ..judging.records import CaseFeedback, Comparison, Feedback, Mismatch, Verdict
 from ..judging.text import last_line
-from .escape import safe, shorten
+from .escape import log_safe, safe, shorten
 
 INPUT_LINES = 6
 LINE_WIDTH = 100
@@ -204,7 +204,7 @@ def same_mistake(cases: tuple[CaseFeedback, ...]) -> dict[str, list[str]]:
 
 
 def render_plain(feedback: Feedback, verbosity: int = NORMAL, *, diff: bool = False) -> str:
-    return render_text(feedback, verbosity, diff=diff).plain
+    return log_safe(render_text(feedback, verbosity, diff=diff).plain)
 
 
 def ansi(text: Text) -> str:
@@ -218,7 +218,7 @@ def ansi(text: Text) -> str:
 
 
 def render_rich(feedback: Feedback, verbosity: int = NORMAL, *, diff: bool = False) -> str:
-    return ansi(render_text(feedback, verbosity, diff=diff))
+    return log_safe(ansi(render_text(feedback, verbosity, diff=diff)))
 
 
 def case_details(outcome: CaseFeedback) -> str:
