@@ -24,7 +24,7 @@ from .judging.compare import Comparator
 from .judging.diagnose import advise
 from .judging.errors import GraderError, SubmissionError
 from .judging.judge import grader_error, judge, not_compiled, skipped
-from .judging.records import Case, CaseFeedback, CaseOutcome, Report, Verdict
+from .judging.records import Case, CaseFeedback, CaseOutcome, Course, Report, Verdict
 from .judging.text import path_text
 from .plan import Plan
 from .submissions import Submission, check_submission
@@ -143,6 +143,7 @@ def report(
     started: datetime,
     compile_error: str = "",
 ) -> Report:
+    root = plan.exercise.root
     return Report(
         exercise=plan.exercise.name,
         submission=path_text(submission),
@@ -150,6 +151,7 @@ def report(
         started_at=started.isoformat(timespec="seconds"),
         hostname=socket.gethostname(),
         compile_error=compile_error,
+        course=Course(root.name, path_text(root.path), root.kind.value),
     )
 
 

@@ -1,9 +1,14 @@
 """The one place that decides where exercise data lives.
 
-Order: an explicit ``--root`` (or ``GRADE_ROOT``); else the course found by walking up from the
-current folder to the first folder with a ``grade.toml`` (or ``[tool.grade]`` in its
-``pyproject.toml``), as git finds a repository; else the source checkout this package runs from
-(an editable install); else the data bundled in the installed package.
+Order: an explicit ``--root`` (or ``GRADE_ROOT``); else, for a course's own package (``grade
+package student``: its bundled data holds the course's ``grade.toml``), that course, always; else
+the course found by walking up from the current folder to the first folder with a
+``grade.toml`` (or ``[tool.grade]`` in its ``pyproject.toml``), as git finds a repository; else
+the source checkout this package runs from (an editable install); else the data bundled in the
+installed package.
+
+A course's package is pinned so that the repository it grades cannot bring its own course: a
+student's committed ``grade.toml`` and one easy case would otherwise grade their submission.
 A root holds ``exercises/`` and ``cases/NAME/public/``; a teacher's copy also ``reference/`` and
 the secret cases (``cases/NAME/secret/`` unless the config puts them elsewhere).
 """
@@ -52,6 +57,13 @@ class Root:
         return (self.path / self.config.secret_cases).resolve()
 
     @property
+    def name(self) -> str:
+        """The course's name as reports give it: its config's, else its folder's."""
+        if self.kind is RootKind.CHECKOUT and not self.config.name:
+            return "grade's own exercises"
+        return self.config.name or self.path.name
+
+    @property
     def installed(self) -> bool:
         """Inside an installed package: no place to write a course."""
         return self.kind is RootKind.BUNDLED
@@ -88,6 +100,9 @@ def find_root(
         if not (path / "exercises").is_dir():
             raise UsageError(f"{path} is not a grade root: it has no exercises/ folder")
         return _root(path.resolve(), RootKind.EXPLICIT)
+    bundled = _package_dir() / "_data"
+    if has_config(bundled) and (bundled / "exercises").is_dir():  # a course's own package
+        return _root(bundled, RootKind.BUNDLED)
     course = course_above(cwd if cwd is not None else Path.cwd())
     if course is not None:
         if not (course / "exercises").is_dir():
@@ -96,7 +111,6 @@ def find_root(
     checkout = checkout_root()
     if checkout is not None:
         return _root(checkout, RootKind.CHECKOUT)
-    bundled = _package_dir() / "_data"
     if (bundled / "exercises").is_dir():
         return _root(bundled, RootKind.BUNDLED)
     raise UsageError(

@@ -433,3 +433,65 @@ def test_the_ci_jobs_grader_installs_and_verifies_the_course(tmp_path: Path) -> 
     )
     assert listed.returncode == 0, listed.stderr
     assert "add" in listed.stdout
+
+
+def _a_repository_that_brings_its_own_course(folder: Path) -> Path:
+    """What a student can commit: a grade.toml, the exercise's spec and one easy case."""
+    (folder / "exercises").mkdir(parents=True)
+    (folder / "grade.toml").write_text('name = "mine"\n')
+    shutil.copy(COURSE / "exercises" / "add.yaml", folder / "exercises" / "add.yaml")
+    spec = folder / "exercises" / "add.yaml"
+    spec.write_text(spec.read_text().split("\ncases:")[0] + "\n")
+    easy = folder / "cases" / "add" / "public"
+    easy.mkdir(parents=True)
+    (easy / "01-easy.in").write_text("x\n")
+    (easy / "01-easy.out").write_text("whatever\n")
+    script = folder / "add.py"
+    script.write_text('print("whatever")\n')
+    return script
+
+
+def test_a_course_package_ignores_a_course_in_the_graded_repository(tmp_path: Path) -> None:
+    """Issue 22, finding 4: a committed grade.toml, exercises/add.yaml and one easy case
+    replaced the installed course's cases: print("whatever") scored 1/1, exit 0."""
+    built = run("package", "student", str(tmp_path / "dist"), "--root", str(COURSE))
+    assert built.exit_code == 0, built.output
+    env = install(Path(built.stdout.strip()), tmp_path / "site")
+    script = _a_repository_that_brings_its_own_course(tmp_path / "repo")
+    done = subprocess.run(
+        [sys.executable, "-m", "grader", "add", "add.py", "--format", "json"],
+        cwd=tmp_path / "repo",
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    assert report["total"] == 3 and report["passed"] == 0  # the course's public cases
+    assert report["course"]["found"] == "bundled"
+    assert script.read_text() == 'print("whatever")\n'
+
+
+def test_a_course_found_by_walking_up_is_named(tmp_path: Path) -> None:
+    script = _a_repository_that_brings_its_own_course(tmp_path / "repo")
+    done = subprocess.run(
+        [sys.executable, "-m", "grader", "add", str(script), "--format", "json"],
+        cwd=tmp_path / "repo",
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr  # a generic install: the course it found...
+    assert f"graded by the course mine at {tmp_path / 'repo'}" in done.stderr  # ...said
+    assert json.loads(done.stdout)["course"] == {
+        "name": "mine",
+        "root": str(tmp_path / "repo"),
+        "found": "course",
+    }
+    strict = subprocess.run(
+        [sys.executable, "-m", "grader", "add", str(script), "--sandbox", "strict"],
+        cwd=tmp_path / "repo",
+        capture_output=True,
+        text=True,
+    )
+    assert strict.returncode == 2
+    assert "a submission's own folder cannot bring the course that grades it" in strict.stderr

@@ -18,7 +18,7 @@ import click
 from click.shell_completion import CompletionItem
 
 from .. import ROOT_ENV, __version__
-from ..judging.errors import ExitCode, GraderError
+from ..judging.errors import ExitCode, GraderError, UsageError
 
 if TYPE_CHECKING:
     from ..plan import Plan
@@ -263,13 +263,16 @@ def plan_for(
     timeout: float | None = None,
     jobs: int | None = None,
     isolation: str = "fork",
+    submissions: Sequence[Path] = (),
 ) -> Plan:
-    """Prepare EXERCISE's grading run; say once what the sandbox lacks on this machine.
+    """Prepare EXERCISE's grading run of ``submissions``; say once which course grades them
+    (where it was found by walking up) and what the sandbox lacks on this machine.
 
     An option left out takes the course's setting (grade.toml), else the built-in default."""
     from ..sandbox import Isolation, Sandbox
 
     config = exercise.root.config
+    refuse_own_course(exercise, submissions, _mode(sandbox_mode, exercise.root))
     if Isolation(isolation) is Isolation.FORK:  # numpy's import overlaps the grader's own
         cpus = os.cpu_count() or 1
         Sandbox.start_servers(exercise.preload, min(jobs or config.jobs or cpus, cpus))
@@ -283,6 +286,9 @@ def plan_for(
         jobs=jobs or config.jobs,
         isolation=Isolation(isolation),
     )
+    root = exercise.root
+    if root.kind.value == "course":  # found by walking up: say which, it may not be the one meant
+        _say(f"graded by the course {root.name} at {root.path} (its grade.toml)")
     _say(plan.notice())
     if cases_dir is None:
         from ..cases import secret_cases_elsewhere
@@ -291,6 +297,22 @@ def plan_for(
         if elsewhere:
             _say(f"{elsewhere} secret case(s) of {exercise.name} are not here: CI grades them")
     return plan
+
+
+def refuse_own_course(exercise: Exercise, submissions: Sequence[Path], mode: SandboxMode) -> None:
+    """Strict grading refuses a course found inside a submission's own folder tree: a student's
+    repository committing a grade.toml and one easy case would grade itself (--root names the
+    course to use)."""
+    root = exercise.root
+    if mode.value != "strict" or root.kind.value != "course":
+        return
+    for submission in submissions:
+        folder = submission.resolve().parent
+        if folder == root.path or root.path in folder.parents:
+            raise UsageError(
+                f"--sandbox strict: the course at {root.path} holds the submission {submission}; "
+                "a submission's own folder cannot bring the course that grades it (pass --root)"
+            )
 
 
 def teacher_sandbox(where: Root, sandbox_mode: str | None) -> Sandbox:

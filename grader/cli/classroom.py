@@ -126,6 +126,7 @@ def batch(
             timeout=timeout,
             jobs=jobs,
             isolation=isolation,
+            submissions=[s.path for s in found],
         ),
         skip_after_timeout=skip_after_timeout,
         max_time_per_submission=max_time_per_submission,

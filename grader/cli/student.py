@@ -151,6 +151,7 @@ def check(
         timeout=timeout,
         jobs=jobs,
         isolation=isolation,
+        submissions=[submission],
     )
     cases = selection.select(plan.cases, keywords)
     if last_failed:

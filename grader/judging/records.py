@@ -283,6 +283,16 @@ class _Tally:
 
 
 @dataclass(frozen=True)
+class Course:
+    """Which course graded a submission: a report says so, so that a submission graded by a
+    course of its own repository's making shows it."""
+
+    name: str
+    root: str  # its folder
+    found: str  # how: explicit (--root), course (grade.toml upward), checkout or bundled
+
+
+@dataclass(frozen=True)
 class Report(_Tally):
     exercise: str
     submission: str
@@ -290,6 +300,7 @@ class Report(_Tally):
     started_at: str = ""  # ISO 8601 to the second, with its zone: 2026-11-29T10:00:00+00:00
     hostname: str = ""
     compile_error: str = ""  # as Python prints it, when the script does not compile: none ran
+    course: Course | None = None
 
     @property
     def _scored(self) -> tuple[_Scored, ...]:
@@ -305,6 +316,7 @@ class Report(_Tally):
             started_at=self.started_at,
             hostname=self.hostname,
             compile_error=self.compile_error,
+            course=self.course,
         )
 
 
@@ -318,6 +330,7 @@ class Feedback(_Tally):
     started_at: str = ""
     hostname: str = ""
     compile_error: str = ""  # the script's own code: always shown
+    course: Course | None = None
 
     @property
     def _scored(self) -> tuple[_Scored, ...]:

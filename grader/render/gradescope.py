@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from ..judging.records import CaseFeedback, Feedback
+from .escape import safe
 from .text import case_details
 
 
@@ -30,11 +31,16 @@ def _test(number: int, outcome: CaseFeedback) -> dict[str, Any]:
     }
 
 
+def _graded_by(feedback: Feedback) -> str:
+    course = feedback.course
+    return "" if course is None else f" (course: {safe(course.name)})"
+
+
 def render_gradescope(feedback: Feedback) -> str:
     result = {
         "score": feedback.points,
         "execution_time": feedback.time_s,
-        "output": f"{feedback.passed}/{feedback.total} cases passed",
+        "output": f"{feedback.passed}/{feedback.total} cases passed" + _graded_by(feedback),
         "tests": [_test(n, c) for n, c in enumerate(feedback.cases, start=1)],
     }
     return json.dumps(result, indent=2, ensure_ascii=False) + "\n"

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import __version__
-from ..judging.records import CaseFeedback, Diagnosis, Feedback, Verdict, Visibility
+from ..judging.records import CaseFeedback, Course, Diagnosis, Feedback, Verdict, Visibility
 
 SCHEMA_VERSION = 1
 
@@ -58,9 +58,20 @@ def to_dict(feedback: Feedback) -> dict[str, Any]:
         "max_points": feedback.max_points,
         "time_s": feedback.time_s,
         "started_at": feedback.started_at,
+        "course": None if feedback.course is None else _course(feedback.course),
         "cases": [_case(c) for c in feedback.cases],
         "diagnoses": _diagnoses(feedback),
     }
+
+
+def _course(course: Course) -> dict[str, str]:
+    return {"name": course.name, "root": course.root, "found": course.found}
+
+
+def _course_from_dict(data: Any) -> Course | None:
+    if not isinstance(data, Mapping):
+        return None  # a gradebook from before the field
+    return Course(str(data["name"]), str(data["root"]), str(data["found"]))
 
 
 def _case_from_dict(data: Mapping[str, Any]) -> CaseFeedback:
@@ -93,6 +104,7 @@ def feedback_from_dict(data: Mapping[str, Any]) -> Feedback:
         submission=str(data["submission"]),
         cases=tuple(_case_from_dict(c) for c in data["cases"]),
         started_at=str(data["started_at"]),
+        course=_course_from_dict(data.get("course")),
     )
 
 

@@ -67,7 +67,10 @@ def suite(feedback: Feedback, *, name: str | None = None) -> ET.Element:
         time=f"{feedback.time_s:.3f}",
     )
     properties = ET.SubElement(suite, "properties")
-    for name, value in (("submission", feedback.submission), ("score", f"{feedback.score:.6g}")):
+    shown = [("submission", feedback.submission), ("score", f"{feedback.score:.6g}")]
+    if feedback.course is not None:
+        shown += [("course", feedback.course.name), ("course_root", feedback.course.root)]
+    for name, value in shown:
         ET.SubElement(properties, "property", name=name, value=safe(value))
     for outcome in feedback.cases:
         _testcase(suite, feedback, outcome)
