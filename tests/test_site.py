@@ -318,6 +318,27 @@ def test_an_endless_loop_times_out_and_the_page_still_grades(
     assert "no answer within 5 s; stopped" in text
 
 
+SPEAKS_FOR_THE_PAGE = """
+import js
+from pyodide.ffi import to_js
+def say(message):
+    js.postMessage(to_js(message, dict_converter=js.Object.fromEntries))
+for i in range(20):
+    say({"kind": "done", "index": i, "result": {"status": "passed", "message": "ok"}})
+say({"kind": "finished"})
+"""
+
+
+@pytest.mark.slow
+def test_the_students_code_cannot_speak_for_the_page(served: str, tmp_path: Path) -> None:
+    """Issue 22, finding 11: the student's code ran in the worker that posts the page's
+    messages, so it could post them too: "all public cases passed" for a program that prints
+    nothing. The page now hears only the port it gave the worker's grader."""
+    text = _grade_in_browser(served, SPEAKS_FOR_THE_PAGE, tmp_path, "spoof")
+    assert "all public cases passed" not in text, text[-1500:]
+    assert "wrong_answer" in text
+
+
 def test_the_preview_serves_until_ctrl_c_and_says_when_its_port_is_taken(
     root: Root, tmp_path: Path
 ) -> None:

@@ -125,14 +125,20 @@ async function grade(exercise, cases) {
         if (next < cases.length) start(); else finish();
       }
       worker.onfailed = (why) => unavailable("Python did not load: " + why);
-      worker.onmessage = (event) => {
+      // The grader in the worker speaks on this channel's port only: the student's code runs in
+      // that worker too and can post to it, never on the port (worker.onmessage is not heard).
+      const channel = new MessageChannel();
+      let checking = -1;  // the case whose checker runs: its timer starts once, not on demand
+      worker.onmessage = null;
+      channel.port1.onmessage = (event) => {
         const message = event.data;
         if (message.kind === "start") {
           summary.textContent = `running ${next + 1}/${cases.length}…`;
           boxes[next].querySelector(".status").textContent = "running";
           clearTimeout(timer);
           timer = setTimeout(() => stop(`no answer within ${limit / 1000} s; stopped`), limit);
-        } else if (message.kind === "checking") {  // the checker's time is the exercise's
+        } else if (message.kind === "checking" && message.index !== checking) {
+          checking = message.index;  // the checker's time is the exercise's
           clearTimeout(timer);
           timer = setTimeout(() => stop("the checker did not finish: the exercise's fault, " +
                                         "not yours", "grader_error"), limit);
@@ -144,7 +150,10 @@ async function grade(exercise, cases) {
           next = at + 1;
         } else if (message.kind === "finished") {
           clearTimeout(timer);
-          if (spare === null) spare = worker; else worker.terminate();
+          // never again: the student's code ran in it and may have left itself there (a
+          // handler of its own for the next request); a fresh one loads for the next Grade
+          worker.terminate();
+          if (spare === null) spare = newWorker();
           finish();
         } else if (message.kind === "error") {
           unavailable(message.message);
@@ -156,7 +165,7 @@ async function grade(exercise, cases) {
       }
       worker.postMessage({ source, cases: cases.slice(offset), exercise: {
         method: exercise.method, options: exercise.options, checker: exercise.checker,
-        time_s: exercise.time_s, output_kb: exercise.output_kb } });
+        time_s: exercise.time_s, output_kb: exercise.output_kb } }, [channel.port2]);
     }
     start();
   });

@@ -1,7 +1,11 @@
 // Runs a submission on cases in Pyodide, judged by the grader's own Python: its judging package,
-// copied whole into py/judging/ (its modules listed in py/files.json). The page terminates this worker when a
-// case exceeds its time limit.
+// copied whole into py/judging/ (its modules listed in py/files.json). The page terminates this
+// worker when a case exceeds its time limit. It tells the page what happened on the port the
+// page sent with the cases, held in this function's scope only: the student's code, which runs
+// here, can post to the page's worker object but never on that port.
 importScripts(PYODIDE_URL + "pyodide.js");
+// taken before any student code runs here: it could replace the prototype's method later
+const send = MessagePort.prototype.postMessage;
 let py = null;
 async function boot() {
   py = await loadPyodide({ indexURL: PYODIDE_URL });
@@ -16,10 +20,12 @@ async function boot() {
 const ready = boot();
 onmessage = async (event) => {
   const { source, cases, exercise } = event.data;
+  const port = event.ports[0];
+  const tell = (message) => send.call(port, message);
   try {
     await ready;
   } catch (error) {
-    postMessage({ kind: "error", message: "Python did not load: " + error });
+    tell({ kind: "error", message: "Python did not load: " + error });
     return;
   }
   for (const code of [source, exercise.checker || ""]) {
@@ -33,17 +39,17 @@ onmessage = async (event) => {
     // file descriptor 0 too (open(0).read()), not only sys.stdin: the case's input, then EOF
     let given = cases[i].input === "";
     py.setStdin({ stdin: () => { if (given) return null; given = true; return cases[i].input; } });
-    postMessage({ kind: "start", index: i });
+    tell({ kind: "start", index: i });
     let result;
     try {
       const found = run(source, py.toPy(cases[i]), about,
-                        () => postMessage({ kind: "checking", index: i }));
+                        () => tell({ kind: "checking", index: i }));
       result = found.toJs({ dict_converter: Object.fromEntries });
       found.destroy();
     } catch (error) {  // the page's own Python failed: never the student's verdict
       result = { status: "grader_error", message: "the page's grader failed: " + error };
     }
-    postMessage({ kind: "done", index: i, result });
+    tell({ kind: "done", index: i, result });
   }
-  postMessage({ kind: "finished" });
+  tell({ kind: "finished" });
 };
