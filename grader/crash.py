@@ -17,8 +17,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__
-from .files import write_atomically
-from .judging.errors import GraderError
 
 CRASH_DIR_ENV = "GRADE_CRASH_DIR"  # where crash files go; else the system's temporary folder
 
@@ -31,18 +29,21 @@ def write_crash(exc: BaseException, argv: Sequence[str]) -> Path | None:
     """The crash file for ``exc`` (None if even that cannot be written: the line still says
     what happened)."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    path = crash_folder() / f"grade-crash-{stamp}-{os.getpid()}.txt"
     text = (
         f"grade {__version__} crashed (a bug in grade, not in the graded script)\n"
         f"python {sys.version.split()[0]} on {platform.platform()}\n"
         f"command: {' '.join(map(repr, argv))}\n\n"
         + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     )
-    try:
-        write_atomically(path, text.encode("utf-8", errors="backslashreplace"), durable=False)
-    except (GraderError, OSError):
+    try:  # a fresh file of a name no one can guess: never through a link another user left
+        fd, name = tempfile.mkstemp(
+            prefix=f"grade-crash-{stamp}-", suffix=".txt", dir=crash_folder()
+        )
+        with os.fdopen(fd, "wb") as f:
+            f.write(text.encode("utf-8", errors="backslashreplace"))
+    except OSError:
         return None
-    return path
+    return Path(name)
 
 
 def crash_line(exc: BaseException, path: Path | None) -> str:

@@ -482,3 +482,22 @@ def test_a_crash_file_that_cannot_be_written_still_gives_the_line(tmp_path: Path
     )
     assert done.returncode == 4, done.stderr
     assert "no crash file could be written" in done.stderr
+
+
+def test_a_crash_file_is_private_and_never_a_guessable_name(tmp_path: Path) -> None:
+    """Red team: the crash file's name was predictable (second and pid) and written through a
+    link at that name: a local user's link made a root grader overwrite any file."""
+    names = set()
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-c", BROKEN_GRADER],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "GRADE_CRASH_DIR": str(tmp_path)},
+            timeout=60,
+        )
+        assert done.returncode == 4
+    for crash in tmp_path.glob("grade-crash-*.txt"):
+        assert not crash.is_symlink() and crash.stat().st_mode & 0o777 == 0o600
+        names.add(crash.name)
+    assert len(names) == 2

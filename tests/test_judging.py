@@ -230,3 +230,16 @@ def test_a_hidden_cases_time_is_not_reported(
     for verdict in (Verdict.PASSED, Verdict.WRONG_ANSWER):
         shown = CaseOutcome(case=case, verdict=verdict, message="m", time_s=0.123).feedback()
         assert (shown.time_s, shown.time_text) == (time_s, text)
+
+
+def test_advice_on_a_module_name_too_long_for_the_filesystem(tmp_path: Path) -> None:
+    """Red team: a crash naming a 300-character module made the advice's file check raise
+    ENAMETOOLONG, every case a grader error and the check exit 4: the student's doing."""
+    from grader.judging.diagnose import advise
+
+    stderr = "ModuleNotFoundError: No module named '" + "a" * 300 + "'\n"
+    crashed = CaseOutcome(
+        case=ONE, verdict=Verdict.RUNTIME_ERROR, message="m", time_s=0.0, stderr=stderr
+    )
+    said = advise(crashed, tmp_path / "s.py")  # raised OSError (ENAMETOOLONG) before
+    assert said is None or "beside it" not in said

@@ -520,3 +520,21 @@ def test_a_script_swapped_for_a_link_is_not_followed(strict: Sandbox, tmp_path: 
     link.symlink_to(private)
     with pytest.raises(InternalError, match="symbolic link"):
         strict.run([sys.executable, str(link)], stdin=b"", limits=Limits())
+
+
+def test_a_runs_files_are_its_own_and_the_graders(tmp_path: Path) -> None:
+    """Red team: each run's folder is reachable by anyone (0711) and its name shows in /tmp;
+    its stdin (a hidden case's input) and the submission's copy were 0644: another user of
+    the machine read them while runs were going."""
+    from grader.sandbox.sandbox import _lay_out
+
+    base = tmp_path / "run"
+    base.mkdir()
+    source = _lay_out(base, "/nowhere/s.py", b"10 20 30\n", {}, None, b"print(1)\n")
+    assert (base / "stdin").stat().st_mode & 0o777 == 0o600
+    assert source.stat().st_mode & 0o777 == 0o400
+    if os.geteuid() == 0:  # the run's own uid reads its copy, nobody else
+        other = tmp_path / "other"
+        other.mkdir()
+        copy = _lay_out(other, "/nowhere/s.py", b"", {}, 65000, b"print(1)\n")
+        assert (copy.stat().st_uid, copy.stat().st_mode & 0o777) == (65000, 0o400)

@@ -63,7 +63,11 @@ def _sibling_module(outcome: CaseOutcome, script: Path) -> str | None:
         return None
     name = found.group(1)
     folder = script.parent
-    if not ((folder / f"{name}.py").is_file() or (folder / name).is_dir()):
+    try:  # the name is the student's: too long, or odd, is simply not a module beside it
+        beside = (folder / f"{name}.py").is_file() or (folder / name).is_dir()
+    except (OSError, ValueError):
+        return None
+    if not beside:
         return None
     return (
         f"only the submitted file is graded: {name} beside it is not there when it runs; "

@@ -407,8 +407,14 @@ def _lay_out(
         source.write_bytes(text)
     else:
         _copy_unlinked(script, source)
-    source.chmod(0o644)
+    # The folder can be reached by anyone (0711: a run's own uid must get to its work dir) and
+    # its name shows in a listing of /tmp: its files are the run's and the grader's alone, else
+    # a user of the machine could read a hidden case's input, or a submission, while it runs.
+    source.chmod(0o400)
+    if uid is not None:
+        os.chown(source, uid, uid)
     (base / "stdin").write_bytes(stdin)
+    (base / "stdin").chmod(0o600)  # opened by the grader's side, before the run's uid is set
     return source
 
 
