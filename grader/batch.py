@@ -17,7 +17,7 @@ from pathlib import Path
 from .gradebook import Entry, Gradebook, Shard
 from .grading import Graded, Interrupted, grade_submissions
 from .judging.errors import UsageError
-from .judging.text import path_text
+from .judging.text import MESSAGE_MOST, clip, path_text
 from .plan import Plan
 from .submissions import MAX_SUBMISSION_BYTES, Submission, linked_folder, read
 
@@ -88,7 +88,8 @@ def discover(
 
 
 def _as_text(sub: Submission) -> Submission:
-    problem = None if sub.problem is None else path_text(sub.problem)
+    # a reason may list a folder's files: 20,000 names must not make a 5 MB row
+    problem = None if sub.problem is None else clip(path_text(sub.problem), MESSAGE_MOST)
     return replace(sub, name=path_text(sub.name), problem=problem)
 
 

@@ -36,8 +36,10 @@ def load(exercise: Exercise) -> Mistakes:
             names = data["mistakes"]
             for case, outputs in data["outputs"].items():
                 for key, mistake in outputs.items():
-                    about = names[mistake]
-                    found.setdefault(case, {})[key] = Diagnosis(mistake, about["mistake"])
+                    about = names[mistake]["mistake"]
+                    if not all(isinstance(x, str) for x in (case, key, mistake, about)):
+                        raise TypeError("a mistake's names and digests are strings")
+                    found.setdefault(case, {})[key] = Diagnosis(mistake, about)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue
     return Mistakes(MappingProxyType({k: MappingProxyType(v) for k, v in found.items()}))

@@ -57,6 +57,10 @@ def test_the_consumer_models_see_every_hostile_line() -> None:
         ("x ##[set-output name=score;]100", "x #\\x23[set-output name=score;]100"),
         ("section_start:1700000000:s", "\\x73ection_start:1700000000:s"),
         ("a::b ## [ok]", "a::b ## [ok]"),  # not a command anywhere: unchanged
+        (
+            "x ##vso[task.setvariable variable=PASS]1",
+            "x #\\x23vso[task.setvariable variable=PASS]1",
+        ),
         ("\x1b[2Jred", "\\x1b[2Jred"),
     ],
 )
@@ -124,3 +128,43 @@ def test_an_error_quoting_a_file_name_never_commands_the_runner(tmp_path: Path) 
     err = done.stderr.decode()
     assert "does not exist" in err
     _no_command_in(err)
+
+
+def test_a_class_summary_shows_names_literally(tmp_path: Path) -> None:
+    """Red team: a folder name became a link, an image or bold text in the class summary
+    (its cells escaped HTML and pipes only)."""
+    room = tmp_path / "class"
+    for name in ("![x](https:evil.example?p.png)", "[click](https:evil.example)**bold**"):
+        (room / name).mkdir(parents=True)
+        (room / name / "add.py").write_bytes(b"\xff\xfe")  # not UTF-8: a "not gradable" row
+    summary = tmp_path / "s.md"
+    done = _grade("batch", "add", str(room), "--root", str(COURSE), "--summary", str(summary))
+    assert done.returncode == 0, done.stderr
+    text = summary.read_text()
+    assert "![x](" not in text and "[click](" not in text and "**bold**" not in text
+    assert "\\!\\[x\\]\\(https\\:evil" in text
+
+
+GITHUB = ["--format", "github"]
+
+
+def test_github_annotations_show_controls_and_bidi_escaped(tmp_path: Path) -> None:
+    """Red team: --format github passed raw escapes, bidi and zero-width characters from a
+    student's stderr and file name into the annotation and the job summary."""
+    script = tmp_path / "x\u202eyp.py"
+    script.write_text(
+        "import sys\n"
+        'sys.stderr.write("\\x1b]8;;https://evil.example\\x07click\\x1b]8;;\\x07 \\u202egnp\\n")\n'
+        "sys.exit(1)\n"
+    )
+    summary = tmp_path / "summary.md"
+    done = subprocess.run(
+        [sys.executable, "-m", "grader", "add", str(script), "--root", str(COURSE), *GITHUB],
+        capture_output=True,
+        env={**os.environ, "GITHUB_STEP_SUMMARY": str(summary)},
+        timeout=120,
+    )
+    assert done.returncode == 1, done.stderr
+    for text in (done.stdout.decode(), summary.read_text() if summary.exists() else ""):
+        assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+    assert "\\u202e" in done.stdout.decode()

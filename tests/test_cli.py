@@ -501,3 +501,23 @@ def test_a_crash_file_is_private_and_never_a_guessable_name(tmp_path: Path) -> N
         assert not crash.is_symlink() and crash.stat().st_mode & 0o777 == 0o600
         names.add(crash.name)
     assert len(names) == 2
+
+
+def test_a_reader_that_goes_away_is_no_crash(tmp_path: Path) -> None:
+    """Red team: `grade ... | head -1` ended in a BrokenPipeError reported as a bug of grade's
+    (exit 4, a crash file)."""
+    script = tmp_path / "s.py"
+    script.write_text("print(0)\n")
+    with subprocess.Popen(
+        [sys.executable, "-m", "grader", "add", str(script), "--root", str(COURSE)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "GRADE_CRASH_DIR": str(tmp_path), "NO_COLOR": "1"},
+    ) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.close()  # before it writes a byte
+        err = proc.stderr.read().decode()
+        proc.wait(timeout=120)
+    assert proc.returncode == 141, err
+    assert "internal error" not in err and "Traceback" not in err
+    assert list(tmp_path.glob("grade-crash-*")) == []

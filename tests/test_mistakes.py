@@ -79,3 +79,32 @@ def test_every_format_names_the_mistake(tmp_path: Path, fmt: str) -> None:
     args = ["add", str(script), "--root", str(COURSE), "--format", fmt]
     result = CliRunner().invoke(cli, args, catch_exceptions=False)
     assert "a program that forgets the last number" in result.stdout, result.stdout
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"mistakes": {"m": {"mistake": ["not", "text"]}}},
+        {"mistakes": {"m": {"mistake": 7}}},
+        {"mistakes": [], "outputs": {}},
+        {"outputs": {"01-sample": {"digest": ["m"]}}},
+    ],
+)
+def test_a_damaged_mistakes_file_counts_as_none(tmp_path: Path, damage: dict[str, object]) -> None:
+    """Red team: "mistake": ["x"] in public/mistakes.json crashed the grader (exit 4) when a
+    wrong answer matched: its docstring says a broken file counts as none."""
+    import shutil
+
+    from grader.mistakes import load
+    from grader.resources import Root, RootKind
+    from grader.spec import load_exercise
+
+    shutil.copytree(COURSE, tmp_path / "c")
+    add = load_exercise("add", Root(tmp_path / "c", RootKind.EXPLICIT))
+    path = tmp_path / "c" / "cases" / "add" / "public" / "mistakes.json"
+    data = json.loads(path.read_text())
+    first = next(iter(data["outputs"]))
+    data["outputs"][first] = {k: "m" for k in data["outputs"][first]}
+    path.write_text(json.dumps({**data, **damage}))
+    found = load(add)
+    assert all(isinstance(d.message, str) for c in found.by_case.values() for d in c.values())

@@ -50,3 +50,20 @@ def test_a_report_of_one_submission_stays_small(tmp_path: Path, source: str, fmt
 def test_clip_keeps_head_and_tail(text: str, most: int, kept: str) -> None:
     assert clip(text, most) == kept
     assert TEXT_MOST > MESSAGE_MOST
+
+
+def test_a_reason_listing_a_folders_files_is_capped(tmp_path: Path) -> None:
+    """Red team: a student folder of 20,000 .py files gave a 5 MB error row (the reason lists
+    every file) in the CSV, JSON, JUnit and the log line."""
+    from grader.batch import discover
+
+    room = tmp_path / "class" / "mallory"
+    room.mkdir(parents=True)
+    for i in range(400):
+        (room / f"{i:04d}{'x' * 150}.py").write_text("print(0)\n")
+    (other := tmp_path / "class" / "alice").mkdir()
+    (other / "add.py").write_text("print(0)\n")
+    rows = {s.name: s for s in discover([str(tmp_path / "class")])}
+    problem = rows["mallory"].problem
+    assert problem is not None and problem.startswith("expected one .py file in the folder")
+    assert len(problem) <= MESSAGE_MOST + 40 and "characters cut" in problem

@@ -115,6 +115,9 @@ class DefaultGroup(click.Group):
             ctx.exit(received.exit_code)
         except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
             raise
+        except BrokenPipeError:  # the reader went away (grade ... | head): not a bug of ours
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no later flush fails
+            ctx.exit(128 + signal.SIGPIPE)  # as a shell reports a writer the pipe's end killed
         except Exception as exc:  # a bug of ours: exit 4 and a crash file, never a traceback
             from ..crash import crash_line, write_crash
             from ..render.escape import log_safe, safe

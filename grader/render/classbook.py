@@ -8,7 +8,7 @@ import csv as csv_module
 import io
 from typing import TYPE_CHECKING
 
-from .escape import log_safe, safe
+from .escape import log_safe, markdown_text, safe
 
 if TYPE_CHECKING:
     from ..gradebook import Gradebook
@@ -124,11 +124,7 @@ def markdown(book: Gradebook) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _md(text: str) -> str:
-    """Student-named text in Markdown: no HTML, no table syntax, no control characters."""
-    import html
-
-    return html.escape(safe(text), quote=False).replace("|", "\\|")
+_md = markdown_text  # student-named text in Markdown: the one Markdown encoder
 
 
 def _cell(text: str) -> str:

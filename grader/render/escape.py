@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 # Bidirectional overrides can make shown text read differently from what was printed.
 _BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F)}
 
@@ -24,9 +26,10 @@ def safe(text: str) -> str:
 
 # What CI runners read as commands in a job's log, wherever a report's line lands there:
 # GitHub runs "::cmd::" after any leading whitespace and the legacy "##[cmd]" anywhere in a
-# line; GitLab opens and closes collapsible sections with "section_start:" / "section_end:".
+# line; GitLab opens and closes collapsible sections with "section_start:" / "section_end:";
+# Azure Pipelines reads "##vso[cmd]" anywhere in a line too.
 _LINE_COMMANDS = ("::", "section_start:", "section_end:")
-_ANYWHERE = "##["
+_ANYWHERE = ("##[", "##vso[")
 
 
 def log_safe(text: str) -> str:
@@ -42,8 +45,26 @@ def log_safe(text: str) -> str:
         lead = line[: len(line) - len(body)]
         if body.startswith(_LINE_COMMANDS):
             body = f"\\x{ord(body[0]):02x}{body[1:]}"
-        lines.append(lead + body.replace(_ANYWHERE, "#\\x23["))
+        for command in _ANYWHERE:
+            body = body.replace(command, f"#\\x23{command[2:]}")
+        lines.append(lead + body)
     return "\n".join(lines)
+
+
+def safe_lines(text: str) -> str:
+    """``safe`` for text of several lines: each line escaped, the line breaks kept."""
+    return "\n".join(safe(line) for line in text.split("\n"))
+
+
+_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation character
+
+
+def markdown_text(text: str) -> str:
+    """Text as Markdown (a CI job summary) shows it literally, on one line: controls and bidi
+    escaped (``safe``), each ASCII punctuation character backslash-escaped, as CommonMark
+    allows for all of them (no link, image, emphasis, HTML, entity or autolink is left, and a
+    pipe cannot end a table's cell)."""
+    return _PUNCTUATION.sub(r"\\\1", safe(" ".join(text.split())))
 
 
 def shorten(text: str, width: int) -> str:

@@ -7,9 +7,8 @@ The summary is Markdown for ``$GITHUB_STEP_SUMMARY``: HTML and table syntax in i
 
 from __future__ import annotations
 
-import re
-
 from ..judging.records import Feedback
+from .escape import markdown_text, safe, safe_lines
 
 MAX_ANNOTATIONS = 10  # GitHub shows at most 10 error annotations per step
 
@@ -33,8 +32,9 @@ def render_github(feedback: Feedback) -> str:
         elif outcome.hint:
             message += f"\nhint: {outcome.hint}"
         # file= makes GitHub show the annotation on the submission (a path from the workspace)
-        where = f"file={escape_property(feedback.submission)},title={escape_property(title)}"
-        lines.append(f"::error {where}::{escape_data(message)}")
+        # controls, bidi and zero-width characters shown escaped first (safe), as everywhere
+        file, shown = escape_property(safe(feedback.submission)), escape_property(safe(title))
+        lines.append(f"::error file={file},title={shown}::{escape_data(safe_lines(message))}")
     if len(failed) > MAX_ANNOTATIONS:
         more = len(failed) - MAX_ANNOTATIONS
         cases = "case is" if more == 1 else "cases are"
@@ -44,14 +44,7 @@ def render_github(feedback: Feedback) -> str:
     return "\n".join(lines) + "\n"
 
 
-_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation character
-
-
-def _cell(text: str) -> str:
-    """Text as Markdown shows it literally: each punctuation character backslash-escaped, as
-    CommonMark allows for all of them (no link, image, emphasis, HTML, entity or autolink is
-    left, and a pipe cannot end the table's cell)."""
-    return _PUNCTUATION.sub(r"\\\1", " ".join(text.split()))
+_cell = markdown_text
 
 
 def render_github_summary(feedback: Feedback) -> str:
