@@ -80,11 +80,28 @@ def discover(
         raise UsageError(f"no submissions in {', '.join(paths)}")
     # a name, a path or a reason quoting one is shown, journalled and written as text
     found = [_as_text(s) for s in found]
+    return sorted(_distinct(found), key=lambda s: s.name)
+
+
+def _distinct(found: list[Submission]) -> list[Submission]:
+    """Submissions sharing a name (bob.py beside bob/, or two names that escape alike) are
+    each a row of its own, named by its path and not graded: which is bob's is the teacher's
+    call, and one student's clash must not stop the class."""
     names = [s.name for s in found]
-    duplicates = sorted({n for n in names if names.count(n) > 1})
-    if duplicates:
-        raise UsageError(f"two submissions are named {duplicates[0]}; pass distinct paths")
-    return sorted(found, key=lambda s: s.name)
+    clashing = {n for n in names if names.count(n) > 1}
+    if not clashing:
+        return found
+    paths = {n: ", ".join(path_text(s.path) for s in found if s.name == n) for n in clashing}
+    return [
+        s
+        if s.name not in clashing
+        else Submission(
+            f"{s.name} ({path_text(s.path)})",
+            s.path,
+            clip(f"two submissions are named {s.name} ({paths[s.name]}): rename one", MESSAGE_MOST),
+        )
+        for s in found
+    ]
 
 
 def _as_text(sub: Submission) -> Submission:

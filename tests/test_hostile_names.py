@@ -115,3 +115,24 @@ def test_an_unreadable_student_folder_is_that_students_row() -> None:
     finally:
         (scratch / "class" / "bob").chmod(0o755)
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def test_two_submissions_of_one_name_are_rows_not_the_end_of_the_batch(
+    course: Root, tmp_path: Path
+) -> None:
+    """Red team: bob.py beside bob/ (or two names that escape alike) stopped the batch with
+    exit 2 and no rows for anyone."""
+    room = tmp_path / "class"
+    (room / "bob").mkdir(parents=True)
+    shutil.copy(SOLUTION, room / "bob" / "s.py")
+    shutil.copy(SOLUTION, room / "bob.py")
+    shutil.copy(SOLUTION, room / "alice.py")
+    out = tmp_path / "g.json"
+    args = ["batch", "add", str(room), "--root", str(course.path), "--json", str(out)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    rows = {s["submission"]: s for s in json.loads(out.read_text())["submissions"]}
+    assert rows["alice"]["report"]["passed"] == 4
+    clashes = [r for n, r in rows.items() if n.startswith("bob (")]
+    assert len(clashes) == 2 and all(r["report"] is None for r in clashes)
+    assert all("two submissions are named bob" in r["error"] for r in clashes)
