@@ -6,15 +6,17 @@ a checkout on the interpreter's path)."""
 from __future__ import annotations
 
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from conftest import COURSE
 
+from grader.judging.runs import Limits
 from grader.plan import hidden_from_runs
 from grader.resources import Root, RootKind
-from grader.sandbox import allowed
+from grader.sandbox import Sandbox, allowed
 
 GRADER = Path(allowed.__file__).resolve().parent.parent  # this grader's own package
 
@@ -79,3 +81,39 @@ def test_what_no_run_may_see(course: Root, tmp_path: Path) -> None:
         (COURSE / "reference").resolve(),
         tmp_path.resolve(),
     } | {course.secret_cases}
+
+
+def test_a_shared_libpythons_library_path_reaches_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_cache: None
+) -> None:
+    """Issue 26: a Python that needs LD_LIBRARY_PATH (a lab's `module load python`) got
+    grader_error on every case, also with --sandbox off: the run's environment dropped it."""
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    environ = {"LD_LIBRARY_PATH": f"{lib}::{tmp_path / 'gone'}", "CI_JOB_TOKEN": "x"}
+    env = allowed.child_environment(tmp_path, environ)
+    assert env["LD_LIBRARY_PATH"] == environ["LD_LIBRARY_PATH"] and "CI_JOB_TOKEN" not in env
+    assert "LD_LIBRARY_PATH" not in allowed.child_environment(tmp_path, {})
+    assert allowed.library_path(environ) == (str(lib.resolve()),)
+    monkeypatch.setenv("LD_LIBRARY_PATH", str(lib))
+    read, _listed = allowed.readable(())
+    assert str(lib.resolve()) in read
+
+
+def test_a_run_sees_and_reads_the_library_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sandbox: Sandbox
+) -> None:
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "libfake.so").write_text("not really")
+    lib.chmod(0o755)
+    tmp_path.chmod(0o755)
+    monkeypatch.setenv("LD_LIBRARY_PATH", str(lib))
+    script = tmp_path / "s.py"
+    script.write_text(
+        "import os\nprint(os.environ['LD_LIBRARY_PATH'])\n"
+        "print(open(os.path.join(os.environ['LD_LIBRARY_PATH'], 'libfake.so')).read())\n"
+    )
+    run = sandbox.run([sys.executable, str(script)], stdin=b"", limits=Limits())
+    assert run.exit_code == 0, run.stderr.decode()
+    assert run.stdout.decode().split("\n")[:2] == [str(lib), "not really"]

@@ -47,7 +47,19 @@ def child_environment(workdir: Path, parent: Mapping[str, str]) -> dict[str, str
         "PYTHONHASHSEED": "0",  # set iteration order must not make a verdict flaky
     }
     env.update(dict.fromkeys(_THREAD_VARS, "1"))
+    # A Python built with a shared libpython (a lab's `module load python`) finds it only
+    # through this: without it every run failed to start, also with --sandbox off. Its folders
+    # are readable by runs (library_path), less what is hidden, like the interpreter's own.
+    if parent.get("LD_LIBRARY_PATH"):
+        env["LD_LIBRARY_PATH"] = parent["LD_LIBRARY_PATH"]
     return env
+
+
+def library_path(environ: Mapping[str, str]) -> tuple[str, ...]:
+    """The folders of the grader's LD_LIBRARY_PATH that exist: what the run's interpreter may
+    need to load."""
+    found = (os.path.realpath(p) for p in environ.get("LD_LIBRARY_PATH", "").split(":") if p)
+    return tuple(p for p in found if os.path.isdir(p))
 
 
 def user_site() -> str | None:
@@ -104,14 +116,14 @@ def readable(hidden: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]
     """What every run may read (the interpreter and its packages, system libraries, less the
     ``hidden`` folders and this grader's own package, which may carry bundled answers), and the
     folders it may only list (those that held what was left out)."""
-    return _readable(hidden, user_site())
+    return _readable(hidden, user_site(), library_path(os.environ))
 
 
 @functools.lru_cache(maxsize=16)
 def _readable(
-    hidden: tuple[str, ...], extra_site: str | None
+    hidden: tuple[str, ...], extra_site: str | None, libraries: tuple[str, ...] = ()
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    allowed = [*python_paths(), *([extra_site] if extra_site else []), *_SYSTEM_READ]
+    allowed = [*python_paths(), *([extra_site] if extra_site else []), *libraries, *_SYSTEM_READ]
     grader_package = str(Path(__file__).resolve().parent.parent)
     listed: list[str] = []
     kept = without(allowed, [*hidden, grader_package], listed)
