@@ -13,7 +13,7 @@ import pytest
 from conftest import Golden
 from test_render import sample_report
 
-from grader.gradebook import Entry, Gradebook, Shard, merge
+from grader.gradebook import Entry, Gradebook, Journal, Shard, entry_to_dict, merge
 from grader.judging.errors import ExitCode, UsageError
 from grader.judging.records import Feedback
 from grader.render import classbook
@@ -136,3 +136,90 @@ def test_markdown_summary_golden(golden: Golden) -> None:
 def test_an_interrupted_class_says_so_in_its_summary() -> None:
     assert "**Interrupted**" not in classbook.markdown(_book())
     assert "**Interrupted**" in classbook.markdown(replace(_book(), interrupted=True))
+
+
+def test_a_journal_keeps_what_was_graded_and_resumes_only_its_own_batch(tmp_path: Path) -> None:
+    """The journal of a batch, without a batch: start, append, a line a kill cut short, load,
+    another batch's journal refused, remove."""
+    book = _book()
+    journal = Journal(tmp_path / "g.json.journal")
+    header = journal.header("quantize", book.case_names, Shard(2, 3))
+    assert json.loads(header) == {
+        "kind": "grade-journal",
+        "exercise": "quantize",
+        "cases": list(book.case_names),
+        "shard": "2/3",
+    }
+    assert json.loads(journal.header("quantize", book.case_names, None))["shard"] is None
+    journal.start(header, book.entries[:1])
+    journal.append(book.entries[1])
+    journal.append(book.entries[2])
+    with open(journal.path, "a") as f:
+        f.write('{"submission": "cut sh')  # killed mid-line
+    loaded = journal.load(header)
+    assert [e.submission for e in loaded] == [e.submission for e in book.entries]
+    assert [entry_to_dict(e) for e in loaded] == [entry_to_dict(e) for e in book.entries]
+    lines = journal.path.read_text().split("\n")
+    assert lines[0] == header and len(lines) == 5  # header, three rows, the cut line
+    other = journal.header("quantize", book.case_names, Shard(1, 3))
+    with pytest.raises(UsageError, match="is the journal of another batch"):
+        journal.load(other)
+    journal.start(header, [])  # begun anew: the earlier rows are gone
+    assert journal.load(header) == []
+    journal.remove()
+    assert not journal.path.exists()
+    journal.remove()  # twice is fine
+    with pytest.raises(UsageError, match="cannot resume from"):
+        journal.load(header)
+
+
+@pytest.mark.parametrize(
+    ("shards", "allow", "problem"),
+    [
+        (["1/3", "2/3", "3/3"], False, None),
+        (["1/3", "3/3"], False, "shard 2/3 is missing"),
+        (["2/3"], False, "shard 1/3, 3/3 is missing"),
+        (["1/3", "3/3"], True, None),
+        (["1/2", "1/3"], True, "different splits: [2, 3] shards"),
+        (["1/1"], False, None),
+        (["1/2", "1/2"], True, "a.json and b.json are both shard 1/2"),
+    ],
+)
+def test_which_shards_merge(shards: list[str], allow: bool, problem: str | None) -> None:
+    book = _book()
+    row = book.entries[0]
+    books = [
+        (name, replace(book, entries=(replace(row, submission=name),), shard=Shard.parse(s)))
+        for name, s in zip(["a.json", "b.json", "c.json"], shards, strict=False)
+    ]
+    if problem is None:
+        merged = merge(books, allow_partial=allow)
+        assert merged.shard is None and len(merged.entries) == len(shards)
+        assert merged.interrupted is False
+    else:
+        with pytest.raises(UsageError, match=re.escape(problem)):
+            merge(books, allow_partial=allow)
+
+
+def test_a_merge_of_an_interrupted_shard_is_interrupted() -> None:
+    book = _book()
+    first = replace(book, entries=book.entries[:1], shard=Shard(1, 2), interrupted=True)
+    second = replace(book, entries=book.entries[1:], shard=Shard(2, 2))
+    merged = merge([("a", first), ("b", second)])
+    assert merged.interrupted is True and merged.exercise == book.exercise
+    assert merged.case_names == book.case_names
+    with pytest.raises(UsageError, match="no gradebooks to merge"):
+        merge([])
+
+
+def test_a_gradebook_file_round_trips_its_flags(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    path.write_text(replace(_book(), interrupted=True).to_json())
+    loaded = Gradebook.load(path)
+    assert loaded.interrupted is True and loaded.exercise == "quantize"
+    path.write_text("not json")
+    with pytest.raises(UsageError, match="cannot read gradebook"):
+        Gradebook.load(path)
+    path.write_text(json.dumps({**json.loads(_book().to_json()), "submissions": [{"x": 1}]}))
+    with pytest.raises(UsageError, match="is a damaged gradebook: KeyError"):
+        Gradebook.load(path)
