@@ -19,7 +19,7 @@ from grader import compiling, grading, submissions
 from grader.batch import grade_batch
 from grader.cases import case_files, public_folder
 from grader.cli import cli
-from grader.grading import grade, grade_submissions
+from grader.grading import grade, grade_many, grade_submissions
 from grader.judging.errors import InternalError
 from grader.judging.records import CaseFeedback, Verdict, Visibility
 from grader.spec import Exercise
@@ -215,3 +215,96 @@ def test_a_compile_check_the_sandbox_fails_is_the_graders_error(
     assert {o.verdict for o in report.outcomes} == {Verdict.GRADER_ERROR}
     assert "the compile check failed: the sandbox did not start" in report.outcomes[0].message
     assert report.exit_code == 4 and report.compile_error == ""
+
+
+def _outcome(case: Any, verdict: Verdict, time_s: float = 0.5) -> Any:
+    from grader.judging.records import CaseOutcome
+
+    return CaseOutcome(case=case, verdict=verdict, message="", time_s=time_s)
+
+
+def test_a_budget_table(add: Exercise, plan_of: PlanFactory) -> None:
+    """What stops a submission's remaining cases: -x (only the cases after the first failure,
+    in case order, whatever order they finish in), a time-out (with --skip-after-timeout),
+    the seconds a submission may spend (with --max-time-per-submission)."""
+    from grader.grading import Budget
+
+    plan = plan_of(add)
+    c = plan.cases
+    free = Budget(plan)
+    free.record(0, _outcome(c[0], Verdict.TIMEOUT, 100.0))
+    free.record(1, _outcome(c[1], Verdict.WRONG_ANSWER))
+    assert [free.refusal(i) for i in range(4)] == [None] * 4  # no limit asked for
+
+    x = Budget(replace(plan, stop_after_failure=True))
+    x.record(2, _outcome(c[2], Verdict.WRONG_ANSWER))
+    x.record(1, _outcome(c[1], Verdict.RUNTIME_ERROR))  # an earlier case, finishing later
+    x.record(0, _outcome(c[0], Verdict.PASSED))
+    said = f"not run: case {c[1].name} failed first (-x)"
+    assert [x.refusal(i) for i in range(4)] == [None, None, said, said]
+
+    timed = Budget(replace(plan, skip_after_timeout=True))
+    timed.record(0, _outcome(c[0], Verdict.PASSED))
+    assert timed.refusal(3) is None
+    timed.record(1, _outcome(c[1], Verdict.TIMEOUT))
+    timed.record(2, _outcome(c[2], Verdict.TIMEOUT))
+    assert timed.refusal(0) == timed.refusal(3) == f"not run: case {c[1].name} timed out"
+
+    spent = Budget(replace(plan, max_time_per_submission=1.0))
+    spent.record(0, _outcome(c[0], Verdict.PASSED, 0.6))
+    assert spent.refusal(1) is None
+    spent.record(1, _outcome(c[1], Verdict.PASSED, 0.4))
+    assert spent.refusal(2) is None  # exactly the budget: not over it
+    spent.record(2, _outcome(c[2], Verdict.PASSED, 0.01))
+    assert spent.refusal(3) == "not run: the submission's 1 s were spent"
+
+
+def test_a_report_names_everything_it_was_given(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    from datetime import datetime, timezone
+
+    from grader.grading import report
+
+    plan = plan_of(add)
+    outcomes = [_outcome(case, Verdict.PASSED) for case in plan.cases]
+    started = datetime(2026, 12, 1, 10, 0, 0, tzinfo=timezone.utc)
+    made = report(plan, tmp_path / "s.py", outcomes, started, "SyntaxError: x\n")
+    assert made.exercise == "add" and made.submission == str(tmp_path / "s.py")
+    assert made.outcomes == tuple(outcomes) and made.compile_error == "SyntaxError: x\n"
+    assert made.started_at == "2026-12-01T10:00:00+00:00" and made.hostname
+    assert made.course is not None and made.course.name == add.root.name
+
+
+def test_jobs_1_runs_one_case_at_a_time(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    """--jobs 1: a case-run starts only after the one before it ended."""
+    import threading
+
+    plan = plan_of(add, jobs=1)
+    inside, most = 0, 0
+    lock = threading.Lock()
+
+    def counting(argv: list[str], **kwargs: Any) -> Any:
+        nonlocal inside, most
+        with lock:
+            inside += 1
+            most = max(most, inside)
+        try:
+            return plan.runner(argv, **kwargs)
+        finally:
+            with lock:
+                inside -= 1
+
+    report = grade(replace(plan, runner=counting), _script(tmp_path, RIGHT))
+    assert report.passed == 4 and most == 1
+
+
+def test_grade_many_keeps_every_report_in_order(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    scripts = [_script(tmp_path, RIGHT, "a.py"), _script(tmp_path, WRONG, "b.py")]
+    reports = grade_many(plan_of(add, jobs=4), scripts)
+    assert [r.submission for r in reports] == [str(s) for s in scripts]
+    assert [r.passed for r in reports] == [4, 0]
