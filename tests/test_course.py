@@ -394,6 +394,7 @@ def test_the_course_sets_the_size_cap_and_the_file_a_batch_grades(
     assert book["submissions"][0]["path"].endswith("ann/sum.py")
 
 
+@pytest.mark.slow  # a wheel built and installed outside the checkout
 def test_the_student_wheel_builds_the_practice_site(course_dir: Path, tmp_path: Path) -> None:
     """The GitHub Pages example runs grade site from the course's student wheel, which had no
     grader/site_assets/ (only .py files were packed): half a site, then a traceback."""
@@ -412,6 +413,7 @@ def test_the_student_wheel_builds_the_practice_site(course_dir: Path, tmp_path: 
         assert (tmp_path / "public" / asset).is_file(), asset
 
 
+@pytest.mark.slow  # a wheel built and installed outside the checkout
 def test_the_ci_jobs_grader_installs_and_verifies_the_course(tmp_path: Path) -> None:
     """grade init --ci github pinned grade-autograder==0.1.0, a name no package index has: the
     course's first CI run failed at its install step."""
@@ -451,6 +453,7 @@ def _a_repository_that_brings_its_own_course(folder: Path) -> Path:
     return script
 
 
+@pytest.mark.slow  # a wheel built and installed outside the checkout
 def test_a_course_package_ignores_a_course_in_the_graded_repository(tmp_path: Path) -> None:
     """Issue 22, finding 4: a committed grade.toml, exercises/add.yaml and one easy case
     replaced the installed course's cases: print("whatever") scored 1/1, exit 0."""

@@ -147,6 +147,7 @@ def _endless(tmp_path: Path) -> str:
     return str(script)
 
 
+@pytest.mark.slow  # real runs held to their (stretched) limits
 def test_an_endless_loop_on_a_quiet_machine_is_a_time_out(
     fresh_box: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -156,6 +157,7 @@ def test_an_endless_loop_on_a_quiet_machine_is_a_time_out(
     assert run.queued_s == 0.0
 
 
+@pytest.mark.slow  # real runs held to their (stretched) limits
 def test_a_run_the_machine_starved_is_the_graders_error(
     fresh_box: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
