@@ -452,15 +452,20 @@ main()
 """
 
 
-def test_a_bug_in_grade_exits_4_with_one_line_and_a_crash_file(tmp_path: Path) -> None:
-    """An unexpected exception was a traceback and exit 1: CI read it as 'the student failed'."""
-    done = subprocess.run(
+def _broken_grader(crash_dir: Path) -> subprocess.CompletedProcess[str]:
+    """``grade list`` with a bug in it, its crash files going to ``crash_dir``."""
+    return subprocess.run(
         [sys.executable, "-c", BROKEN_GRADER],
         capture_output=True,
         text=True,
-        env={**os.environ, "GRADE_CRASH_DIR": str(tmp_path)},
+        env={**os.environ, "GRADE_CRASH_DIR": str(crash_dir)},
         timeout=60,
     )
+
+
+def test_a_bug_in_grade_exits_4_with_one_line_and_a_crash_file(tmp_path: Path) -> None:
+    """An unexpected exception was a traceback and exit 1: CI read it as 'the student failed'."""
+    done = _broken_grader(tmp_path)
     assert done.returncode == 4, done.stderr
     assert "Traceback" not in done.stderr and "\x1b" not in done.stderr
     (line,) = done.stderr.splitlines()
@@ -473,13 +478,7 @@ def test_a_bug_in_grade_exits_4_with_one_line_and_a_crash_file(tmp_path: Path) -
 
 
 def test_a_crash_file_that_cannot_be_written_still_gives_the_line(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", BROKEN_GRADER],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "GRADE_CRASH_DIR": str(tmp_path / "missing")},
-        timeout=60,
-    )
+    done = _broken_grader(tmp_path / "missing")
     assert done.returncode == 4, done.stderr
     assert "no crash file could be written" in done.stderr
 
@@ -489,14 +488,7 @@ def test_a_crash_file_is_private_and_never_a_guessable_name(tmp_path: Path) -> N
     link at that name: a local user's link made a root grader overwrite any file."""
     names = set()
     for _ in range(2):
-        done = subprocess.run(
-            [sys.executable, "-c", BROKEN_GRADER],
-            capture_output=True,
-            text=True,
-            env={**os.environ, "GRADE_CRASH_DIR": str(tmp_path)},
-            timeout=60,
-        )
-        assert done.returncode == 4
+        assert _broken_grader(tmp_path).returncode == 4
     for crash in tmp_path.glob("grade-crash-*.txt"):
         assert not crash.is_symlink() and crash.stat().st_mode & 0o777 == 0o600
         names.add(crash.name)
