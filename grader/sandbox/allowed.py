@@ -44,7 +44,9 @@ def child_environment(workdir: Path, parent: Mapping[str, str]) -> dict[str, str
         "LC_ALL": "C.UTF-8",
         "PYTHONUTF8": "1",
         "PYTHONDONTWRITEBYTECODE": "1",
-        "PYTHONHASHSEED": "0",  # set iteration order must not make a verdict flaky
+        # ignored by the interpreter (-I), kept for what a run inspects: string hashes still
+        # change per fresh run (docs/choices.md), so an exercise must not depend on set order
+        "PYTHONHASHSEED": "0",
     }
     env.update(dict.fromkeys(_THREAD_VARS, "1"))
     # A Python built with a shared libpython (a lab's `module load python`) finds it only
