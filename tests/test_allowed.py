@@ -5,8 +5,10 @@ a checkout on the interpreter's path)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -117,3 +119,53 @@ def test_a_run_sees_and_reads_the_library_path(
     run = sandbox.run([sys.executable, str(script)], stdin=b"", limits=Limits())
     assert run.exit_code == 0, run.stderr.decode()
     assert run.stdout.decode().split("\n")[:2] == [str(lib), "not really"]
+
+
+def test_the_environment_of_a_run_exactly(tmp_path: Path) -> None:
+    env = allowed.child_environment(tmp_path, {"HOME": "/root", "CI_JOB_TOKEN": "x"})
+    names = "OPENBLAS_NUM_THREADS OMP_NUM_THREADS MKL_NUM_THREADS NUMEXPR_NUM_THREADS"
+    threads = dict.fromkeys([*names.split(), "VECLIB_MAXIMUM_THREADS"], "1")
+    assert env == {
+        "PATH": os.defpath,
+        "HOME": str(tmp_path),
+        "TMPDIR": str(tmp_path),
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "PYTHONUTF8": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONHASHSEED": "0",
+        **threads,
+    }
+
+
+@pytest.mark.parametrize(
+    ("folder_mode", "file_mode", "readable"),
+    [(0o755, 0o644, True), (0o755, 0o600, False), (0o700, 0o644, False), (0o754, 0o644, False)],
+)
+def test_what_others_can_read(folder_mode: int, file_mode: int, readable: bool) -> None:
+    top = Path(tempfile.mkdtemp(prefix="grade-others-"))  # pytest's own folders are 0700
+    folder = top / "f"
+    try:
+        top.chmod(0o755)
+        folder.mkdir()
+        (folder / "x").write_text("x")
+        (folder / "x").chmod(file_mode)
+        folder.chmod(folder_mode)
+        assert allowed.others_can_read(str(folder / "x")) is readable
+        assert allowed.others_can_read(str(folder)) is (folder_mode & 0o005 == 0o005)
+    finally:
+        folder.chmod(0o755)
+        shutil.rmtree(top)
+
+
+def test_without_cuts_every_hidden_part_at_any_depth(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    for part in ("a/keep", "a/hide", "b/keep", "b/deep/hide", "c"):
+        (site / part).mkdir(parents=True)
+    listed: list[str] = []
+    kept = allowed.without(
+        [str(site)], [str(site / "a" / "hide"), str(site / "b" / "deep" / "hide")], listed
+    )
+    assert sorted(Path(p).relative_to(site).as_posix() for p in kept) == ["a/keep", "b/keep", "c"]
+    assert sorted(Path(p).relative_to(site).as_posix() for p in listed) == [".", "a", "b", "b/deep"]
+    assert allowed.without([str(site / "c")], [str(site / "a")]) == [str(site / "c")]
