@@ -198,16 +198,37 @@ def exercise_cases(exercise: Exercise, cases_dir: Path | None = None) -> tuple[C
     return load_cases(cases_dir, {}, secret=True, default=hidden)  # CI's: never shipped
 
 
-SECRET_COUNTS = "secret-cases.json"  # written by `grade package student` beside the course
+# How many secret cases each exercise has, for a copy without them: written by `grade package
+# student` beside the course, and by `grade regen` into cases/ (which ships, public cases and
+# all, in a plain install of a course's checkout: its students learn that CI grades more).
+SECRET_COUNTS = "secret-cases.json"
 
 
 def secret_cases_elsewhere(exercise: Exercise) -> int:
     """How many secret cases of ``exercise`` exist but are not in this copy (a student's)."""
     if secret_folder(exercise).is_dir():
         return 0
+    for where in (exercise.root.path / SECRET_COUNTS, exercise.root.cases / SECRET_COUNTS):
+        try:
+            counts = json.loads(where.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        count = counts.get(exercise.name, 0) if isinstance(counts, dict) else 0
+        return count if isinstance(count, int) else 0
+    return 0
+
+
+def secret_counts_file(exercise: Exercise) -> dict[Path, str]:
+    """What ``cases/secret-cases.json`` should hold with ``exercise``'s secret cases counted as
+    they are here (nothing where they are not here: a student's copy keeps its file)."""
+    if not secret_folder(exercise).is_dir():
+        return {}
+    path = exercise.root.cases / SECRET_COUNTS
     try:
-        counts = json.loads((exercise.root.path / SECRET_COUNTS).read_text(encoding="utf-8"))
+        counts = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return 0
-    count = counts.get(exercise.name, 0) if isinstance(counts, dict) else 0
-    return count if isinstance(count, int) else 0
+        counts = {}
+    if not isinstance(counts, dict):
+        counts = {}
+    counts[exercise.name] = len(case_names(secret_folder(exercise)))
+    return {path: json.dumps(dict(sorted(counts.items())), indent=1) + "\n"}

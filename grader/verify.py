@@ -109,12 +109,13 @@ def _mistakes(
 ) -> Check:
     """Whether mistakes.json (what diagnosis compares a student's output with) is current."""
     from . import mistakes
+    from .cases import secret_counts_file
 
     if not wrong:
         return Check("known mistakes", Status.WARN, "no known-wrong solution to recognise")
     printed = mistakes.wrong_answers({w.path.stem: r for w, r in zip(wrong, reports, strict=True)})
     files = mistakes.wanted(exercise, printed, {w.path.stem: w.mistake for w in wrong})
-    stale = mistakes.stale(files)
+    stale = mistakes.stale({**files, **secret_counts_file(exercise)})
     if stale:
         return Check(  # a nicety for students: never what makes an exercise fail
             "known mistakes",

@@ -40,6 +40,7 @@ def regen(exercise: str, check_only: bool, sandbox_mode: str | None, root: Path 
     """Recompute EXERCISE's expected outputs (.out files) from the reference solution, and
     what its known-wrong solutions print on the cases (mistakes.json, for diagnosis)."""
     from .. import mistakes
+    from ..cases import secret_counts_file
     from ..expected import mistake_files, regenerate, stale_outputs
     from ..plan import prepare
     from ..spec import load_exercise
@@ -49,16 +50,20 @@ def regen(exercise: str, check_only: bool, sandbox_mode: str | None, root: Path 
     sandbox = teacher_sandbox(where, sandbox_mode)
     runner = sandbox.run
     matches = f"{exercise}: every expected output matches the reference"
+
+    def derived() -> dict[Path, str]:  # after the .out files: the plan loads the cases
+        return {**mistake_files(spec, prepare(spec, sandbox=sandbox)), **secret_counts_file(spec)}
+
     if not check_only:
         written = regenerate(spec, runner=runner)
         for item in written:
             click.echo(f"wrote {item.path}")
-        for path in mistakes.write(mistake_files(spec, prepare(spec, sandbox=sandbox))):
+        for path in mistakes.write(derived()):
             click.echo(f"wrote {path}")
         if not written:
             click.echo(matches, err=True)
         return
-    stale_mistakes = mistakes.stale(mistake_files(spec, prepare(spec, sandbox=sandbox)))
+    stale_mistakes = mistakes.stale(derived())
     for path in stale_mistakes:
         click.echo(f"{path} is stale: what the known-wrong solutions print has changed")
     stale = stale_outputs(spec, runner=runner)
