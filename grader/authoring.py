@@ -26,8 +26,8 @@ from .expected import reference_output, regenerate
 from .files import write_atomically
 from .judging.errors import ExerciseError, UsageError
 from .judging.records import Visibility
+from .judging.runs import Runner
 from .material import material, validate
-from .plan import Runner
 from .resources import Root
 from .spec import SPEC_SUFFIX, CaseMeta, Exercise, parse_case_meta, parse_yaml, read_yaml
 

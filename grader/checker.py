@@ -3,7 +3,6 @@ means is ``judging.checker``'s (the browser judges its own checker runs by the s
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -11,12 +10,10 @@ from typing import TYPE_CHECKING
 from .judging.checker import checker_verdict
 from .judging.compare import Checker, Comparator
 from .judging.records import Case, Comparison
-from .judging.runs import Limits, RunResult
+from .judging.runs import Limits, Runner
 
 if TYPE_CHECKING:
     from .plan import Plan
-
-Runner = Callable[..., RunResult]  # Sandbox.run's: (argv, *, stdin, limits, files=None, ...)
 
 
 @dataclass(frozen=True)

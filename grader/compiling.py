@@ -11,12 +11,8 @@ not finish is that student's "does not compile", never the grader's problem.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from .judging.runs import LimitHit, Limits, RunResult
+from .judging.runs import LimitHit, Limits, Runner
 from .judging.text import decode, last_line
-
-Runner = Callable[..., RunResult]
 
 # Run as the submission itself (the sandbox reads no file of the grader's package): its text
 # on stdin, its name as the first argument. Prints what Python prints for a syntax error, or

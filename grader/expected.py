@@ -10,9 +10,10 @@ from .cases import case_files, case_names, public_folder, secret_folder
 from .files import write_atomically
 from .judging.errors import ExerciseError, InternalError
 from .judging.mistakes import Mistakes
+from .judging.runs import Runner
 from .judging.text import decode, last_line
 from .material import material
-from .plan import Plan, Runner
+from .plan import Plan
 from .spec import Exercise
 
 

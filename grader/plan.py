@@ -5,22 +5,19 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .cases import exercise_cases
 from .judging.mistakes import Mistakes
 from .judging.records import Case
-from .judging.runs import Limits, RunResult
+from .judging.runs import Limits, Runner
 from .judging.timing import time_limit
 from .mistakes import load as known_mistakes
 from .resources import Root
 from .sandbox import Isolation, Sandbox, SandboxMode
 from .spec import Exercise
 from .submissions import MAX_SUBMISSION_BYTES
-
-Runner = Callable[..., RunResult]  # Sandbox.run's: (argv, *, stdin, limits, source=None)
 
 
 def hidden_from_runs(root: Root, cases_dir: Path | None = None) -> tuple[Path, ...]:

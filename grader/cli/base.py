@@ -289,8 +289,10 @@ def plan_for(
         jobs=jobs or config.jobs,
         isolation=Isolation(isolation),
     )
+    from ..resources import RootKind
+
     root = exercise.root
-    if root.kind.value == "course":  # found by walking up: say which, it may not be the one meant
+    if root.kind is RootKind.COURSE:  # found by walking up: say which, it may not be the one meant
         _say(f"graded by the course {root.name} at {root.path} (its grade.toml)")
     _say(plan.notice())
     if cases_dir is None:
@@ -307,7 +309,10 @@ def refuse_own_course(exercise: Exercise, submissions: Sequence[Path], mode: San
     repository committing a grade.toml and one easy case would grade itself (--root names the
     course to use)."""
     root = exercise.root
-    if mode.value != "strict" or root.kind.value != "course":
+    from ..resources import RootKind
+    from ..sandbox import SandboxMode
+
+    if mode is not SandboxMode.STRICT or root.kind is not RootKind.COURSE:
         return
     for submission in submissions:
         folder = submission.resolve().parent

@@ -3,6 +3,7 @@ fills and the judge reads, on the command line and in the browser alike."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ._compat import StrEnum
@@ -43,3 +44,8 @@ class RunResult:
     @property
     def crashed(self) -> bool:
         return self.exit_code != 0
+
+
+# What runs a script: Sandbox.run's signature (argv, *, stdin, limits, files=None, source=None),
+# or a test's stand-in; the one name every caller of a run uses.
+Runner = Callable[..., RunResult]
