@@ -40,7 +40,7 @@ _LOADED: dict[str, types.ModuleType] = {}  # the fork server loads the layers on
 
 def preload_layers() -> None:
     """Load the layer modules now (the fork server, once): its children find them loaded."""
-    for name in ("_protocol", "landlock", "namespaces", "seccomp", "syscalls"):
+    for name in ("_protocol", "_script", "landlock", "namespaces", "seccomp", "syscalls"):
         _sibling(name, {})
     seccomp: Any = _LOADED["seccomp"]
     seccomp.syscalls = _LOADED["syscalls"]
@@ -275,43 +275,7 @@ def _signal_ready() -> None:
         pass
 
 
-def _run_submission(shown: str, source: str, args: list[str]) -> None:
-    """Run the script as ``python shown`` would, as ``__main__``, reading it from ``source``
-    (the grader's copy, which the run can read whatever the original's permissions)."""
-    sys.argv = [shown, *args]
-    # as `python path` does; -I left the script's folder out, and sys.path[0] is the stdlib
-    sys.path.insert(0, os.path.dirname(shown))
-    main = types.ModuleType("__main__")
-    main.__file__ = shown
-    import builtins
-
-    # the module, as `python shown` gives __main__ (this file's own may be a dict: the fork
-    # server executes it in a namespace of its own)
-    main.__dict__["__builtins__"] = builtins
-    sys.modules["__main__"] = main
-    with open(source, "rb") as f:
-        text = f.read()
-    try:
-        exec(compile(text, shown, "exec", dont_inherit=True), main.__dict__)
-    except SystemExit:
-        raise
-    except BaseException as exc:
-        import linecache
-        import traceback
-
-        # Tracebacks quote the script's lines by its name: give them, in case that path is not
-        # readable in here (a private folder). mtime None: linecache never drops the entry.
-        lines = text.decode("utf-8", errors="replace").splitlines(keepends=True)
-        linecache.cache[shown] = (len(text), None, lines, shown)
-        # Show the traceback as `python submission.py` would: from the submission's first frame.
-        tb = exc.__traceback__
-        while tb is not None and tb.tb_frame.f_code.co_filename != shown:
-            tb = tb.tb_next
-        traceback.print_exception(type(exc), exc, tb)
-        sys.exit(1)
-
-
-def main() -> None:
+def main(script: types.ModuleType) -> None:
     _die_with_parent()
     # Whatever else the grader inherited and passed on (a CI runner's open files) stays out.
     os.closerange(CONFIG_FD + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
@@ -343,44 +307,19 @@ def main() -> None:
     del cfg, report  # the submission can walk up to this frame: leave nothing of the grader
     sys.orig_argv = [sys.executable, shown, *args]  # as `python shown` would have it
     _signal_ready()
-    _run_submission(shown, source, args)
-
-
-def _exit_status(exc: SystemExit) -> int:
-    """What the interpreter makes of ``sys.exit(code)``."""
-    code = exc.code
-    if code is None:
-        return 0
-    if isinstance(code, int):
-        value = int.__int__(code)  # its value, as C reads it: a subclass's operators play no part
-        if not -(1 << 63) <= value < 1 << 63:
-            value = -1  # too large for a C long: Python exits with -1 (255) then
-        return value & 0xFF
-    sys.stderr.write(f"{code}\n")
-    return 1
+    script.run_submission(shown, source, args)
 
 
 def run_and_exit() -> NoReturn:
-    """``main``, then the interpreter's own exit (non-daemon threads joined, atexit handlers
-    run, streams flushed) without the module teardown after it, which shows nothing to the
-    run and costs ~20 ms once numpy is loaded."""
+    """``main``, then the interpreter's own exit without its module teardown (``_script``)."""
+    script = _sibling("_script", {})
     try:
-        main()
+        main(script)
         status = 0
     except SystemExit as exc:
-        status = _exit_status(exc)
-    threading = sys.modules.get("threading")
-    if threading is not None:
-        threading._shutdown()
-    import atexit
-
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except Exception:
-            status = 120  # as Python exits when it cannot flush stdout at the end
-    os._exit(status)
+        status = script.exit_status(exc)
+    script.finish(status)
+    raise AssertionError("finish() returned")  # pragma: no cover
 
 
 if __name__ == "__main__":  # else the fork server loaded it, and calls it in each child
