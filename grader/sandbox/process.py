@@ -13,7 +13,7 @@ import select
 import signal
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,28 +30,35 @@ CONFIG_FD = 4  # the child reads its config here: never in its argv, which the r
 
 
 class Running:
-    """The process groups of the runs in progress, so that Ctrl-C can end them at once."""
+    """The runs in progress and how to end each one's processes, so that Ctrl-C can end them
+    at once: a Linux run's process group, a portable run's tree (its group, or its Job Object)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._pids: set[int] = set()
+        self._killers: dict[object, Callable[[], None]] = {}
         self.cancelled = False
 
     def add(self, pid: int) -> None:
-        with self._lock:
-            self._pids.add(pid)
-            if self.cancelled:
-                _kill_group(pid)
+        self.add_killer(pid, lambda: _kill_group(pid))
 
     def remove(self, pid: int) -> None:
+        self.remove_killer(pid)
+
+    def add_killer(self, key: object, kill: Callable[[], None]) -> None:
         with self._lock:
-            self._pids.discard(pid)
+            self._killers[key] = kill
+            if self.cancelled:
+                kill()
+
+    def remove_killer(self, key: object) -> None:
+        with self._lock:
+            self._killers.pop(key, None)
 
     def cancel(self) -> None:
         with self._lock:
             self.cancelled = True
-            for pid in self._pids:
-                _kill_group(pid)
+            for kill in self._killers.values():
+                kill()
 
 
 @dataclass(frozen=True)
@@ -62,6 +69,7 @@ class Exit:
     timed_out: bool
     sandbox_ready: bool
     queued_s: float = 0.0  # of a timed-out run: how long others' load kept it from a CPU
+    cpu_limited: bool = False  # ended by the CPU limit (SIGXCPU, or a Job Object's time limit)
 
 
 def spawn_and_wait(

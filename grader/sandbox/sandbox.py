@@ -22,7 +22,7 @@ from ..judging.errors import InternalError
 from ..judging.runs import LimitHit, Limits, RunResult
 from ..judging.text import decode, last_line
 from ..judging.timing import Clock, TimeVerdict, cpu_cap_s, time_message, time_verdict
-from . import cgroups
+from . import cgroups, portable
 from ._protocol import ChildConfig
 from .allowed import child_environment, others_can_read, python_paths, readable, user_site
 from .cleanup import remove_tree
@@ -42,7 +42,11 @@ _CHILD = Path(__file__).with_name("_child.py")
 _NOFILE = 256
 _NPROC = 64  # tasks, threads included, inside the run's own user namespace
 _DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom")
-_MEMORY_ERROR = "MemoryError"  # Python's, and numpy's _ArrayMemoryError
+_MEMORY_ERROR = "MemoryError"
+# Signals that end a run, by number (Windows has none of them: its runs end by exit status)
+_SIGXCPU = getattr(signal, "SIGXCPU", -1)
+_SIGKILL = getattr(signal, "SIGKILL", -1)
+_SIGXFSZ = getattr(signal, "SIGXFSZ", -1)  # Python's, and numpy's _ArrayMemoryError
 
 
 class SandboxUnavailable(InternalError):
@@ -91,6 +95,7 @@ class Sandbox:
     isolation: Isolation = Isolation.FRESH
     fresh_because: str = ""  # why runs are not forked from a server, when fork was asked
     preload: tuple[str, ...] = ()  # modules the fork server imports once for every run
+    portable: bool = False  # runs go through portable.py: limits, no isolation (not Linux)
     _uids: UidPool = field(default_factory=UidPool, repr=False, compare=False)
     _running: Running = field(default_factory=Running, repr=False, compare=False)
     _servers: ForkServers = field(default_factory=shared_servers, repr=False, compare=False)
@@ -110,9 +115,13 @@ class Sandbox:
         ``isolation`` fork falls back to fresh where forking is unsafe, saying why. ``warm``
         fork servers preloading ``preload`` start before the probe, so that both overlap."""
         hidden = tuple(str(p) for p in hide)
+        modules = tuple(dict.fromkeys(preload))
+        if portable.wanted():  # before anything below touches a Linux-only call
+            if mode is SandboxMode.STRICT:
+                raise SandboxUnavailable(portable.strict_refusal())
+            return cls(mode, frozenset(), {}, hidden, Isolation.FRESH, "", modules, portable=True)
         why = fork_unavailable() if isolation is Isolation.FORK else None
         chosen = Isolation.FRESH if why else isolation
-        modules = tuple(dict.fromkeys(preload))
         if chosen is Isolation.FORK:
             cls.start_servers(modules, warm)
         if mode is SandboxMode.OFF:
@@ -168,6 +177,8 @@ class Sandbox:
     def notice(self) -> str | None:
         """One line for stderr saying what is not isolated, why, and how to fix it; or None."""
         fresh = f"; runs start a fresh interpreter each: {self.fresh_because}"
+        if self.portable and self.mode is not SandboxMode.OFF:
+            return portable.notice()
         if self.mode is SandboxMode.OFF:
             return (
                 "warning: --sandbox off: submissions can read the answers, use the network "
@@ -225,6 +236,24 @@ class Sandbox:
         if not os.access(python, os.X_OK):
             # Caught here because after exec the child's failure would look like the student's.
             raise InternalError(f"cannot run {python}: not an executable file")
+        if self.portable:
+            done = portable.run(
+                python,
+                script,
+                stdin,
+                limits,
+                args=args,
+                files=files,
+                text=source,
+                running=self._running,
+            )
+            result, failure = _result(
+                done.exit, done.stdout, done.stderr, done.over, done.exit.cpu_s, limits
+            )
+            if failure or not done.exit.sandbox_ready:
+                why = failure or f"{python} exited with status {done.exit.status} first"
+                raise InternalError(f"the run did not start: {why}")
+            return result
         uid = self._uids.take() if Layer.UID in self.layers else None
         forked = self.isolation is Isolation.FORK
         try:
@@ -369,7 +398,7 @@ class Sandbox:
         """Start the fork servers that ``count`` runs at once of an exercise preloading
         ``preload`` will need, before anything else (a later ``create`` finds them idle): their
         start-up overlaps what the caller does meanwhile. Nothing where runs cannot fork."""
-        if fork_unavailable() is None:
+        if not portable.wanted() and fork_unavailable() is None:
             modules = tuple(dict.fromkeys(preload))
             cls(SandboxMode.AUTO, frozenset(), {}, isolation=Isolation.FORK, preload=modules).warm(
                 count
@@ -433,8 +462,8 @@ def _result(
         queued_s=done.queued_s,
         cpu_s=done.cpu_s,
         stopped=done.timed_out,
-        cpu_signal=sig == signal.SIGXCPU,
-        killed=sig == signal.SIGKILL,
+        cpu_signal=done.cpu_limited or sig == _SIGXCPU,
+        killed=sig == _SIGKILL,
     )
     timed = time_verdict(limits.time_s, clock)
     if timed is TimeVerdict.BUSY and done.sandbox_ready:
@@ -442,7 +471,7 @@ def _result(
     hit: LimitHit | None = None
     if timed in (TimeVerdict.WALL_TIME, TimeVerdict.CPU_TIME):
         hit = LimitHit(timed.value)
-    elif over is not None or sig == signal.SIGXFSZ:
+    elif over is not None or sig == _SIGXFSZ:
         hit = LimitHit.OUTPUT
     elif done.status != 0 and _MEMORY_ERROR in _tail(stderr):
         hit = LimitHit.MEMORY

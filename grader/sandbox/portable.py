@@ -1,0 +1,421 @@
+"""The portable runner: where the Linux sandbox cannot go (macOS, Windows; Linux when asked),
+what the platform gives and no more, named as such in one line.
+
+Every run gets a fresh temporary folder as its cwd, HOME and TMP, a clean environment, the
+wall-clock limit, the output cap (its stdout and stderr are pipes the grader reads and stops at
+the cap) and its process tree ended on time-out, Ctrl-C or the grader's exit. On POSIX the child
+sets RLIMIT_CPU and friends itself (``_portable_child.py``) and leads a process group of its
+own; on Windows a Job Object (``winjob.py``) holds the tree and its memory, CPU time and process
+count. Nothing is hidden from a run: it can read what the grader's user may.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import types
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from ..judging._compat import READ_UNLINKED
+from ..judging.errors import InternalError
+from ..judging.runs import Limits
+from ..judging.timing import cpu_cap_s
+from ._protocol import ChildConfig
+from .allowed import child_environment, user_site
+from .cleanup import remove_tree
+from .process import Exit, Running
+
+PORTABLE_ENV = "GRADE_PORTABLE"  # "1": the portable runner on Linux too (tests, comparisons)
+_CHILD = Path(__file__).with_name("_portable_child.py")
+_READY = b"\x06"  # _portable_child.READY
+_NOFILE = 256
+_PROCESSES = 64
+_CHUNK = 65536
+_SIGXCPU = 24  # the same on Linux and macOS; none on Windows
+_NAMES = {"win32": "Windows", "darwin": "macOS"}
+
+
+def forced() -> bool:
+    return os.environ.get(PORTABLE_ENV) == "1"
+
+
+def wanted() -> bool:
+    """Whether runs here go through this runner rather than the Linux sandbox."""
+    return sys.platform != "linux" or forced()
+
+
+def platform_name() -> str:
+    return _NAMES.get(sys.platform, "Linux" if sys.platform == "linux" else sys.platform)
+
+
+def enforced() -> tuple[str, ...]:
+    """What this platform's runner holds a run to, in the notice's words."""
+    if sys.platform == "win32":
+        return ("time", "memory", "processes", "output")
+    if sys.platform == "darwin":  # RLIMIT_DATA and RLIMIT_AS do not bind malloc there
+        return ("time", "output")
+    return ("time", "memory", "output")
+
+
+def _where() -> str:
+    return f"with {PORTABLE_ENV}=1" if sys.platform == "linux" else f"on {platform_name()}"
+
+
+def notice() -> str:
+    """The one line a command says of this runner (the CLI prefixes ``grade: ``)."""
+    held = enforced()
+    listed = ", ".join(held[:-1]) + f" and {held[-1]}" if len(held) > 1 else held[0]
+    return (
+        f"{_where()}, runs are limited in {listed} but not isolated from your files; "
+        "fine for practice, CI grades on Linux"
+    )
+
+
+def strict_refusal() -> str:
+    return (
+        f"--sandbox strict: {_where()} runs cannot be isolated (no namespaces, Landlock "
+        "or seccomp); grade with --sandbox auto for practice, and on Linux for grading"
+    )
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One portable run, as the Linux sandbox's ``Exit`` plus its captured streams."""
+
+    exit: Exit
+    stdout: bytes
+    stderr: bytes
+    over: str | None  # the stream that went over the cap
+
+
+def run(
+    python: str,
+    script: str,
+    stdin: bytes,
+    limits: Limits,
+    *,
+    args: Sequence[str] = (),
+    files: Mapping[str, bytes] | None = None,
+    text: bytes | None = None,
+    running: Running | None = None,
+) -> Outcome:
+    """Run ``python script *args`` with ``stdin`` as input under this platform's limits."""
+    base = Path(tempfile.mkdtemp(prefix="grade-run-"))
+    try:
+        config = _lay_out(base, os.path.abspath(script), stdin, files or {}, text, limits, args)
+        env = _environment(base / "work")
+        # -I ignores PYTHONUTF8: -X utf8 is what gives UTF-8 stdio and open() everywhere
+        argv = [python, "-I", "-X", "utf8", str(_CHILD), str(config)]
+        with (base / "stdin").open("rb") as given:
+            started = _start(argv, env, given, base / "work", limits)
+        return _wait(started, limits, running)
+    finally:
+        _remove(base)
+
+
+def _lay_out(
+    base: Path,
+    script: str,
+    stdin: bytes,
+    files: Mapping[str, bytes],
+    text: bytes | None,
+    limits: Limits,
+    args: Sequence[str],
+) -> Path:
+    """The run's folder: its work dir (with a checker's files), the grader's copy of the
+    script, its stdin and its config. The grader writes them: no limit of the run's applies."""
+    work = base / "work"
+    work.mkdir()
+    if any(os.sep in n or "/" in n or n.startswith(".") for n in files):
+        raise InternalError(f"a run's files have plain names only: {sorted(files)}")
+    for name, content in files.items():
+        (work / name).write_bytes(content)
+    source = base / "submission.py"
+    source.write_bytes(text if text is not None else _read_unlinked(script))
+    (base / "stdin").write_bytes(stdin)
+    config = ChildConfig(
+        parent=os.getpid(),
+        workdir=str(work),
+        root="",
+        submission=script,
+        source=str(source),
+        args=tuple(args),
+        files={},
+        probe=False,
+        layers=(),
+        uid=None,
+        gid=None,
+        read=(),
+        list=(),
+        devices=(),
+        work_bytes=limits.disk_mb << 20,
+        work_inodes=limits.files,
+        cpu_s=cpu_cap_s(limits.time_s),
+        data_bytes=limits.memory_mb << 20,
+        fsize_bytes=limits.output_kb * 1024 + 1,
+        nofile=_NOFILE,
+        nproc=_PROCESSES,
+        user_site=user_site() or "",
+        compiled={},
+        landlock_abi_max=0,
+    )
+    (base / "config").write_bytes(config.to_wire())
+    return base / "config"
+
+
+def _read_unlinked(script: str) -> bytes:
+    """The script's bytes, never through a link at its own name (where the OS can tell)."""
+    try:
+        fd = os.open(script, READ_UNLINKED)
+    except OSError as exc:
+        why = "is a symbolic link now" if os.path.islink(script) else exc.strerror
+        raise InternalError(f"cannot read the submission {script}: {why}") from exc
+    with os.fdopen(fd, "rb") as f:
+        return f.read()
+
+
+def _environment(work: Path) -> dict[str, str]:
+    env = child_environment(work, os.environ)
+    env["PYTHONIOENCODING"] = "utf-8"
+    env["PYTHONNOUSERSITE"] = "1"
+    if sys.platform == "win32":
+        # Windows needs SYSTEMROOT to start a process that uses sockets or random numbers
+        for name in ("SYSTEMROOT", "SYSTEMDRIVE", "WINDIR"):
+            if name in os.environ:
+                env[name] = os.environ[name]
+        env["TEMP"] = env["TMP"] = env["USERPROFILE"] = str(work)
+        env["PATH"] = os.path.dirname(sys.executable)
+    return env
+
+
+@dataclass
+class _Started:
+    """A started run: how to wait for it, end its tree, and read what it used."""
+
+    wait: Callable[[float], int | None]  # exit status within the timeout, or None
+    kill: Callable[[], None]  # the whole tree
+    cpu_s: Callable[[], float]
+    close: Callable[[], None]
+    stdout: IO[bytes]
+    stderr: IO[bytes]
+    start: float
+    cpu_limited: Callable[[int], bool]  # whether this exit status is the CPU limit's doing
+
+
+def _start(
+    argv: list[str], env: dict[str, str], stdin: IO[bytes], cwd: Path, limits: Limits
+) -> _Started:
+    if sys.platform == "win32":
+        from . import winjob
+
+        return _start_windows(winjob, argv, env, stdin, cwd, limits)
+    return _start_posix(argv, env, stdin, cwd)
+
+
+def _start_windows(
+    winjob: types.ModuleType,
+    argv: list[str],
+    env: dict[str, str],
+    stdin: IO[bytes],
+    cwd: Path,
+    limits: Limits,
+) -> _Started:
+    job = winjob.Job(
+        memory_bytes=limits.memory_mb << 20,
+        cpu_s=cpu_cap_s(limits.time_s),
+        processes=_PROCESSES,
+    )
+    try:
+        process: subprocess.Popen[bytes] = job.start(argv, env=env, stdin=stdin, cwd=cwd)
+    except BaseException:
+        job.close()
+        raise
+    start = time.monotonic()
+    assert process.stdout is not None and process.stderr is not None
+
+    def wait(timeout: float) -> int | None:
+        try:
+            return process.wait(timeout=max(0.0, timeout))
+        except subprocess.TimeoutExpired:
+            return None
+
+    def close() -> None:
+        job.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=5)
+        job.close()
+
+    return _Started(
+        wait=wait,
+        kill=job.kill,
+        cpu_s=lambda: job.cpu_s(process),
+        close=close,
+        stdout=process.stdout,
+        stderr=process.stderr,
+        start=start,
+        cpu_limited=lambda status: job.cpu_limited(status),
+    )
+
+
+def _start_posix(argv: list[str], env: dict[str, str], stdin: IO[bytes], cwd: Path) -> _Started:
+    import signal
+
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    watch_r, watch_w = os.pipe()  # the child's read end sees EOF when the grader goes
+    for fd in (out_r, err_r, watch_w):
+        os.set_inheritable(fd, False)
+    try:
+        pid = os.posix_spawn(
+            argv[0],
+            argv,
+            env,
+            file_actions=[
+                (os.POSIX_SPAWN_DUP2, stdin.fileno(), 0),
+                (os.POSIX_SPAWN_DUP2, out_w, 1),
+                (os.POSIX_SPAWN_DUP2, err_w, 2),
+                (os.POSIX_SPAWN_DUP2, watch_r, 3),
+            ],
+            setpgroup=0,
+            setsigmask=(),  # the grader's worker threads block SIGINT/SIGTERM: runs must not
+            setsigdef=(signal.SIGINT, signal.SIGTERM, signal.SIGPIPE),
+        )
+    except OSError as exc:
+        for fd in (out_r, out_w, err_r, err_w, watch_r, watch_w):
+            os.close(fd)
+        raise InternalError(f"cannot start {argv[0]}: {exc}") from exc
+    for fd in (out_w, err_w, watch_r):
+        os.close(fd)
+    start = time.monotonic()
+    reaped: list[tuple[int, float]] = []
+    done = threading.Event()
+
+    def reap() -> None:
+        _, status, usage = os.wait4(pid, 0)
+        reaped.append((os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime))
+        done.set()
+
+    threading.Thread(target=reap, daemon=True, name="grade-reap").start()
+
+    def wait(timeout: float) -> int | None:
+        return reaped[0][0] if done.wait(max(0.0, timeout)) else None
+
+    def kill() -> None:
+        # also once the leader is reaped: what it left (holding its pipes open) is still in
+        # its group, and a group id is not reused while the group has members
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, signal.SIGKILL)
+
+    def close() -> None:
+        kill()
+        done.wait()
+        os.close(watch_w)
+
+    return _Started(
+        wait=wait,
+        kill=kill,
+        cpu_s=lambda: reaped[0][1] if reaped else 0.0,
+        close=close,
+        stdout=os.fdopen(out_r, "rb", buffering=0),
+        stderr=os.fdopen(err_r, "rb", buffering=0),
+        start=start,
+        cpu_limited=lambda status: status == -_SIGXCPU,
+    )
+
+
+class _Capped:
+    """Reads one stream to its end on a thread of its own, keeping at most ``cap`` bytes (after
+    the child's ready byte, on stdout); past the cap it calls ``over`` and stops reading."""
+
+    def __init__(self, stream: IO[bytes], cap: int, over: Callable[[], None], marked: bool):
+        self.data = bytearray()
+        self.ready = not marked
+        self.over = False
+        self._stream, self._cap, self._on_over, self._marked = stream, cap, over, marked
+        self._thread = threading.Thread(target=self._read, daemon=True, name="grade-read")
+        self._thread.start()
+
+    def _read(self) -> None:
+        first = self._marked
+        with contextlib.suppress(OSError, ValueError):
+            while chunk := self._stream.read(_CHUNK):
+                if first:
+                    first = False
+                    if chunk[:1] != _READY:
+                        self.data += chunk  # not the child's: it failed before it was up
+                        continue
+                    self.ready, chunk = True, chunk[1:]
+                self.data += chunk
+                if len(self.data) > self._cap:
+                    del self.data[self._cap :]
+                    self.over = True
+                    self._on_over()
+                    return
+
+    def join(self) -> bytes:
+        self._thread.join()
+        self._stream.close()
+        return bytes(self.data)
+
+
+def _wait(started: _Started, limits: Limits, running: Running | None) -> Outcome:
+    cap = limits.output_kb * 1024
+    out = _Capped(started.stdout, cap, started.kill, marked=True)
+    err = _Capped(started.stderr, cap, started.kill, marked=False)
+    key = object()
+    if running is not None:
+        running.add_killer(key, started.kill)
+    try:
+        status = started.wait(started.start + limits.time_s - time.monotonic())
+        wall = time.monotonic() - started.start
+        timed_out = status is None and not (out.over or err.over)
+        # the tree goes with its first process, or a child it left would hold the pipes open
+        started.kill()
+        if status is None:
+            status = started.wait(60.0)
+        stdout, stderr = out.join(), err.join()
+        cpu = started.cpu_s()
+    finally:
+        if running is not None:
+            running.remove_killer(key)
+        started.close()
+    if status is None:
+        raise InternalError("a killed run did not end within 60 s")
+    exit = Exit(
+        status=status,
+        wall_s=wall,
+        cpu_s=cpu,
+        timed_out=timed_out,
+        sandbox_ready=out.ready,
+        cpu_limited=started.cpu_limited(status),
+    )
+    return Outcome(exit, stdout, stderr, "stdout" if out.over else "stderr" if err.over else None)
+
+
+def _remove(base: Path) -> None:
+    """Remove the run's folder; Windows refuses to delete a read-only file, so clear the flag.
+    Best effort: the result is known by now."""
+
+    def writable(func: Callable[..., object], path: str, _: object) -> None:
+        with contextlib.suppress(OSError):
+            os.chmod(path, stat.S_IWRITE | stat.S_IREAD | stat.S_IEXEC)
+            func(path)
+
+    if os.name == "posix":
+        remove_tree(base)
+        return
+    with contextlib.suppress(OSError):
+        if sys.version_info >= (3, 12):
+            shutil.rmtree(base, onexc=writable)
+        else:
+            shutil.rmtree(base, onerror=writable)

@@ -1,0 +1,336 @@
+"""The portable runner (macOS, Windows; Linux with GRADE_PORTABLE=1), on this Linux machine: as
+forced here, and under the macOS shim (``tests/shims.py``: no waitid, pidfd, unshare or /proc).
+Windows itself is tried under Wine (``tests/windows/``, in .ci/run).
+
+Real runs of real scripts: the limits it promises (wall time, CPU time, memory where the
+platform has it, output), the whole process tree ended, the grader's exit and Ctrl-C obeyed,
+and the same verdicts as the Linux sandbox gives.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import SCRIPTS, TESTS
+
+from grader.grading import grade
+from grader.judging.errors import InternalError
+from grader.plan import prepare
+from grader.sandbox import LimitHit, Limits, Sandbox, SandboxMode, SandboxUnavailable, portable
+from grader.spec import Exercise
+
+PYTHON = sys.executable
+_pidfd_open = os.pidfd_open  # the test's own, which the macOS shim takes from the grader
+
+
+@pytest.fixture(params=["forced", "macos"])
+def box(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Sandbox]:
+    """A portable sandbox, as GRADE_PORTABLE=1 gives it on Linux, or under the macOS shim."""
+    if request.param == "forced":
+        monkeypatch.setenv(portable.PORTABLE_ENV, "1")
+    else:
+        from grader.sandbox import procfs
+
+        for name in ("waitid", "pidfd_open", "unshare", "setns"):
+            monkeypatch.delattr(os, name, raising=False)
+        monkeypatch.delattr(signal, "pidfd_send_signal", raising=False)
+        monkeypatch.setattr(procfs, "PROC", "/nonexistent-proc")
+        monkeypatch.setattr(sys, "platform", "darwin")
+    sandbox = Sandbox.create(SandboxMode.AUTO)
+    assert sandbox.portable
+    yield sandbox
+    sandbox.close()
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def gone(pid: int, within_s: float = 10.0) -> bool:
+    """Whether ``pid`` ends within ``within_s`` (waited on its pidfd: a kill is delivered at
+    once, but the process takes a moment to go). A zombie has ended: only its parent's wait
+    is missing."""
+    try:
+        fd = _pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        if poller.poll(int(within_s * 1000)):
+            return True
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    finally:
+        os.close(fd)
+
+
+def fifo(tmp_path: Path) -> Path:
+    """A named pipe a run writes to: the test waits on it, never on a clock."""
+    path = tmp_path / "fifo"
+    os.mkfifo(path)
+    return path
+
+
+def test_a_correct_and_a_wrong_solution_get_the_linux_sandboxs_verdicts(
+    add: Exercise, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(portable.PORTABLE_ENV, "1")
+    box = Sandbox.create(SandboxMode.AUTO)
+    solutions = [add.root.path / "reference" / "add" / "solution.py"]
+    solutions += sorted((add.root.path / "reference" / "add" / "wrong").glob("*.py"))
+    assert len(solutions) >= 2
+    for path in solutions:
+        verdicts = []
+        for runner in (box, sandbox):
+            report = grade(prepare(add, sandbox=runner), path)
+            verdicts.append([(c.case.name, c.verdict, c.message) for c in report.outcomes])
+        assert verdicts[0] == verdicts[1], path.name
+
+
+def test_stdin_args_and_files_reach_the_run(box: Sandbox, tmp_path: Path) -> None:
+    script = write(
+        tmp_path,
+        "echo.py",
+        "import sys, os\n"
+        "print(sys.stdin.read().upper(), sys.argv[1:], open('given').read(), end='')\n"
+        "print('', os.getcwd() != os.path.dirname(os.path.abspath(sys.argv[0])))\n",
+    )
+    result = box.run(
+        [PYTHON, str(script), "a", "b c"],
+        stdin="héllo\n".encode(),
+        limits=Limits(),
+        files={"given": b"file"},
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.decode() == "HÉLLO\n ['a', 'b c'] file True\n"
+
+
+def test_an_endless_loop_times_out_on_time_and_leaves_no_process(
+    box: Sandbox, tmp_path: Path
+) -> None:
+    script = write(
+        tmp_path,
+        "forks_and_loops.py",
+        "import subprocess, sys, os\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'while True: pass'])\n"
+        "print(os.getpid(), child.pid, file=sys.stderr, flush=True)\n"
+        "while True: pass\n",
+    )
+    started = time.monotonic()
+    result = box.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=1))
+    assert time.monotonic() - started < 2 * 1 + 1  # the limit, the interpreter's start
+    assert result.limit_hit in (LimitHit.WALL_TIME, LimitHit.CPU_TIME)
+    pids = [int(p) for p in result.stderr.split()]
+    assert len(pids) == 2 and all(gone(pid) for pid in pids)
+
+
+def test_a_cpu_time_limit_is_the_students_time_out(box: Sandbox) -> None:
+    result = box.run([PYTHON, str(SCRIPTS / "cpu_time_limit.py")], stdin=b"", limits=Limits())
+    assert result.limit_hit is LimitHit.CPU_TIME
+
+
+def test_an_output_flood_stops_at_the_cap(box: Sandbox) -> None:
+    started = time.monotonic()
+    limits = Limits(output_kb=64)
+    result = box.run([PYTHON, str(SCRIPTS / "flood_stdout.py")], stdin=b"", limits=limits)
+    assert result.limit_hit is LimitHit.OUTPUT and result.over == "stdout"
+    assert len(result.stdout) == 64 * 1024
+    assert time.monotonic() - started < limits.time_s  # stopped at the cap, not the clock
+
+
+def test_output_exactly_at_the_cap_is_not_over_it(box: Sandbox, tmp_path: Path) -> None:
+    script = write(tmp_path, "exact.py", "import sys\nsys.stdout.write('x' * 65536)\n")
+    result = box.run([PYTHON, str(script)], stdin=b"", limits=Limits(output_kb=64))
+    assert result.limit_hit is None and len(result.stdout) == 65536
+
+
+def test_a_child_left_holding_the_pipes_does_not_keep_the_run_waiting(
+    box: Sandbox, tmp_path: Path
+) -> None:
+    script = write(
+        tmp_path,
+        "leaves_a_child.py",
+        "import subprocess, sys\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+        "print(child.pid)\n",
+    )
+    result = box.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=20))
+    assert result.exit_code == 0 and result.wall_s < 10
+    assert gone(int(result.stdout))
+
+
+def test_memory_is_limited_where_the_platform_can(box: Sandbox) -> None:
+    if "memory" not in portable.enforced():
+        pytest.skip(f"{portable.platform_name()}: the notice says memory is not limited")
+    result = box.run([PYTHON, str(SCRIPTS / "alloc_4gb.py")], stdin=b"", limits=Limits())
+    assert result.limit_hit is LimitHit.MEMORY
+
+
+def test_ctrl_c_ends_the_runs_in_progress(box: Sandbox, tmp_path: Path) -> None:
+    up = fifo(tmp_path)
+    script = write(
+        tmp_path, "sleeps.py", f"open({str(up)!r}, 'w').write('up')\nimport time\ntime.sleep(60)\n"
+    )
+    done: list[float] = []
+
+    def run() -> None:
+        started = time.monotonic()
+        with contextlib.suppress(InternalError):
+            box.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=60))
+        done.append(time.monotonic() - started)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    assert up.read_text() == "up"  # the run is in progress
+    box.cancel()
+    worker.join(30)
+    assert done and done[0] < 30
+
+
+def test_a_grader_killed_takes_its_run_with_it(tmp_path: Path) -> None:
+    """SIGKILL leaves the grader no say: the run's child sees the watch pipe close."""
+    told = fifo(tmp_path)
+    sleeper = write(
+        tmp_path,
+        "sleeper.py",
+        f"import os, time\nopen({str(told)!r}, 'w').write(str(os.getpid()))\ntime.sleep(120)\n",
+    )
+    grader = subprocess.Popen(
+        [
+            PYTHON,
+            "-c",
+            "import sys\n"
+            "from grader.sandbox import Limits, Sandbox\n"
+            "box = Sandbox.create()\n"
+            "box.run([sys.executable, sys.argv[1]], stdin=b'', limits=Limits(time_s=100))\n",
+            str(sleeper),
+        ],
+        env={**os.environ, portable.PORTABLE_ENV: "1"},
+        cwd=TESTS.parent,
+    )
+    try:
+        run = int(told.read_text())
+    finally:
+        grader.kill()
+        grader.wait()
+    assert gone(run, within_s=30), "the run outlived its grader"
+
+
+def test_a_run_that_never_started_is_the_graders_error(box: Sandbox, tmp_path: Path) -> None:
+    not_python = tmp_path / "python"
+    not_python.write_text("#!/bin/sh\necho hello\n")
+    not_python.chmod(0o755)
+    script = write(tmp_path, "ok.py", "print('hi')\n")
+    with pytest.raises(InternalError, match="did not start"):
+        box.run([str(not_python), str(script)], stdin=b"", limits=Limits())
+
+
+def test_a_student_cannot_forge_the_ready_byte(box: Sandbox, tmp_path: Path) -> None:
+    """The byte is the child's, before the submission runs: what a script prints is its own."""
+    script = write(tmp_path, "ready.py", "import os\nos.write(1, b'\\x06hi')\n")
+    result = box.run([PYTHON, str(script)], stdin=b"", limits=Limits())
+    assert result.stdout == b"\x06hi"
+
+
+def test_the_notice_is_one_line_that_says_what_holds_and_what_does_not(box: Sandbox) -> None:
+    said = box.notice()
+    assert said is not None and "\n" not in said and len(said) < 200
+    assert "not isolated" in said and "time" in said and "output" in said
+    assert ("memory" in said) == ("memory" in portable.enforced())
+
+
+def test_strict_refuses_with_the_reason(box: Sandbox) -> None:
+    with pytest.raises(SandboxUnavailable, match="cannot be isolated"):
+        Sandbox.create(SandboxMode.STRICT)
+
+
+def test_the_portable_cli_grades_and_says_so_once(tmp_path: Path) -> None:
+    solution = TESTS / "data" / "course" / "reference" / "add" / "solution.py"
+    done = subprocess.run(
+        [PYTHON, "-m", "grader", "--root", str(TESTS / "data" / "course"), "add", str(solution)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, portable.PORTABLE_ENV: "1"},
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    notices = [line for line in done.stderr.splitlines() if "not isolated" in line]
+    assert len(notices) == 1
+
+
+# Loaded by path in the Linux sandbox's own child processes, or on Windows only
+_LINUX_CHILD_OR_WINDOWS = {
+    "grader.__main__",  # runs the CLI
+    "grader.sandbox._child",
+    "grader.sandbox._forkserver",
+    "grader.sandbox.winjob",
+}
+_WALK = """
+import importlib, pkgutil, sys
+sys.path.insert(0, sys.argv[1])
+import shims
+shims.apply("windows")
+import grader
+skip = set(sys.argv[2:])
+for info in pkgutil.walk_packages(grader.__path__, "grader."):
+    if info.name not in skip:
+        importlib.import_module(info.name)
+print("imported")
+"""
+
+
+def test_every_module_imports_without_posix_only_modules() -> None:
+    """Windows has no fcntl, resource, termios or pwd, no SIGHUP, no os.killpg: importing the
+    grader must not reach for any of them (the first Windows crash was at import)."""
+    done = subprocess.run(
+        [PYTHON, "-c", _WALK, str(TESTS), *_LINUX_CHILD_OR_WINDOWS],
+        capture_output=True,
+        text=True,
+        cwd=TESTS.parent,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "imported\n"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["list"],
+        ["show", "quantize"],
+        ["merge", "--help"],
+        ["--version"],
+    ],
+)
+def test_commands_that_run_nothing_work_without_posix(args: list[str], tmp_path: Path) -> None:
+    done = subprocess.run(
+        [PYTHON, str(TESTS / "shims.py"), "windows", *args],
+        capture_output=True,
+        text=True,
+        cwd=TESTS.parent,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and done.stdout
+
+
+def test_init_and_merge_work_without_posix(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [PYTHON, str(TESTS / "shims.py"), "windows", "init", str(tmp_path / "course")],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "course" / "grade.toml").is_file()
