@@ -165,7 +165,9 @@ def _case(
     secret: bool,
 ) -> Case:
     try:
-        data = input_path.read_bytes()
+        # A checkout with core.autocrlf (Windows) writes the case files with "\r\n": the case
+        # is the same on every machine, and so is its verdict (read_text turns "\r\n" too)
+        data = input_path.read_bytes().replace(b"\r\n", b"\n")
         expected = output_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ExerciseError(output_path, f"cannot read: {exc}") from exc

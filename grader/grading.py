@@ -159,7 +159,9 @@ def _main_thread_takes_signals() -> None:
     # A process-directed signal goes to any thread that does not block it. Were Ctrl-C delivered
     # to a worker (blocked in poll on a run), the main thread, waiting on a lock, would never
     # wake to raise KeyboardInterrupt; blocked here, it can only reach the main thread.
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+    # (Windows runs every signal handler in the main thread, and has no pthread_sigmask)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 
 
 def worker_pool(workers: int) -> ThreadPoolExecutor:

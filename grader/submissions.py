@@ -12,6 +12,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .judging._compat import READ_UNLINKED
 from .judging.errors import SubmissionError
 
 MAX_SUBMISSION_BYTES = 1 << 20  # a script larger than 1 MiB is not a student's exercise
@@ -53,7 +54,7 @@ def read_submission(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> tuple[byte
     if info.st_size > limit:
         return b"", f"is larger than {limit >> 10} KiB"
     try:  # never through a link swapped in since the lstat
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        fd = os.open(path, READ_UNLINKED | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
                 return b"", "is not a regular file"

@@ -74,3 +74,15 @@ def test_secret_cases_may_live_elsewhere(add_copy: Exercise, tmp_path: Path) -> 
     moved = load_exercise("add", find_root(root, environ={}))
     assert secret_folder(moved) == elsewhere / "add" / "secret"
     assert [c.name for c in own_cases(moved) if c.secret] == ["04-hidden"]
+
+
+def test_case_files_checked_out_with_crlf_are_the_same_case(add_copy: Exercise) -> None:
+    """git's core.autocrlf on Windows writes \\r\\n: the input a run gets, and so its verdict,
+    must not depend on the checkout."""
+    before = {c.name: (c.input, c.expected) for c in exercise_cases(add_copy)}
+    for path in (add_copy.root.path / "cases").rglob("*.*"):
+        if path.suffix in (".in", ".out"):
+            path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    after = {c.name: (c.input, c.expected) for c in exercise_cases(add_copy)}
+    assert after == before
+    assert all(b"\r" not in data for data, _ in after.values())

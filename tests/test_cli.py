@@ -513,3 +513,16 @@ def test_a_reader_that_goes_away_is_no_crash(tmp_path: Path) -> None:
     assert proc.returncode == 141, err
     assert "internal error" not in err and "Traceback" not in err
     assert list(tmp_path.glob("grade-crash-*")) == []
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "ascii", "latin-1"])
+def test_a_stream_that_cannot_encode_a_check_mark_gets_utf_8(encoding: str) -> None:
+    """A Windows pipe is cp1252 (and a Latin-1 locale is Latin-1): the report's ✓ and a
+    student's output must reach it, never crash the grader on the way out (it did: exit 4)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "grader", "--root", str(COURSE), "add", str(SOLUTION)],
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": encoding},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "✓ A first sample" in done.stdout.decode("utf-8")

@@ -29,6 +29,29 @@ if TYPE_CHECKING:
 DEFAULT_COMMAND = "check"
 F = TypeVar("F", bound=Callable[..., Any])
 
+# SIGTERM (a cancelled CI job) and SIGHUP (a closed terminal); Windows has no SIGHUP
+_ENDING = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+_SIGPIPE = getattr(signal, "SIGPIPE", 13)
+
+
+def _streams_that_encode_anything() -> None:
+    """No report may fail on the way out for a character the stream's encoding lacks (✓ on a
+    Windows cp1252 pipe, a student's output under a Latin-1 locale). A file or pipe gets UTF-8,
+    what CI logs read and Python's own UTF-8 mode gives; a terminal keeps its encoding and shows
+    what it cannot print as ``?``."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        reconfigure = getattr(stream, "reconfigure", None)
+        if encoding == "utf8" or reconfigure is None:
+            continue
+        try:
+            if stream.isatty():
+                reconfigure(errors="replace")
+            else:
+                reconfigure(encoding="utf-8", errors="replace")
+        except (OSError, ValueError):  # closed, or a stream of the caller's own
+            continue
+
 
 class DefaultGroup(click.Group):
     """``grade EX FILE`` means ``grade check EX FILE``; domain errors become one line each."""
@@ -75,6 +98,7 @@ class DefaultGroup(click.Group):
         **extra: Any,
     ) -> Any:
         """Click's own usage errors in grade's one style: ``grade: error: …``, exit 2."""
+        _streams_that_encode_anything()
         try:
             result = super().main(args, prog_name, complete_var, False, **extra)
         except click.UsageError as exc:
@@ -99,7 +123,7 @@ class DefaultGroup(click.Group):
         # Ctrl-C does: runs stopped, what was graded written; the exit status says which.
         received = ctx.ensure_object(Interruption)
         before = (  # only the main thread may set handlers (a library may call us from others)
-            {s: signal.signal(s, received.handle) for s in (signal.SIGTERM, signal.SIGHUP)}
+            {s: signal.signal(s, received.handle) for s in _ENDING}
             if threading.current_thread() is threading.main_thread()
             else {}
         )
@@ -117,7 +141,7 @@ class DefaultGroup(click.Group):
             raise
         except BrokenPipeError:  # the reader went away (grade ... | head): not a bug of ours
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no later flush fails
-            ctx.exit(128 + signal.SIGPIPE)  # as a shell reports a writer the pipe's end killed
+            ctx.exit(128 + _SIGPIPE)  # as a shell reports a writer the pipe's end killed
         except Exception as exc:  # a bug of ours: exit 4 and a crash file, never a traceback
             from ..crash import crash_line, write_crash
             from ..render.escape import log_safe, safe

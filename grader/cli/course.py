@@ -104,7 +104,7 @@ def site_command(
     from ..site import build
 
     site = build(resolve_root(root), out, exercises, pyodide_url=pyodide_url)
-    click.echo(f"{site.folder}/index.html ({len(site.exercises)} exercise(s))")
+    click.echo(f"{site.folder / 'index.html'} ({len(site.exercises)} exercise(s))")
     if serve:
         _preview(out, port)
 

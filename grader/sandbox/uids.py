@@ -9,7 +9,6 @@ uid whose killed processes are still being reaped.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import stat
 import tempfile
@@ -41,6 +40,8 @@ class UidPool:
         self._next = FIRST + os.getpid() % COUNT  # where to start looking; locks decide
 
     def take(self) -> int:
+        import fcntl  # POSIX only: only Linux runs as root take uids
+
         with self._lock:
             if self._free:
                 return self._free.popleft()
