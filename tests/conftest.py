@@ -12,6 +12,7 @@ import os
 import select
 import shutil
 import signal
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,8 @@ GOLDEN = TESTS / "golden"
 DATA = TESTS / "data"
 COURSE = DATA / "course"
 ONE_QUANTIZE_CASE = DATA / "one_quantize_case"
+# tests/windows/ runs on a Windows CPython against the installed wheel (.ci/windows)
+collect_ignore = [] if sys.platform == "win32" else ["windows"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
