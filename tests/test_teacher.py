@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import Golden
+from conftest import DATA, Golden
 
 from grader.cases import own_cases
 from grader.cli import cli
@@ -210,21 +210,47 @@ def test_decode_speed_needed_no_grader_change() -> None:
     assert changed and not [p for p in changed if p.startswith("grader/")]
 
 
+def _quantize_course(root: Root, target: Path, inputs: dict[str, str]) -> Path:
+    """A course of the shipped quantize spec (without its cases' metadata) and reference
+    material, whose only cases are ``inputs``, with the reference's outputs."""
+    if not (root.material / "quantize" / "accepted").is_dir():
+        pytest.skip("reference/ is absent")
+    (target / "exercises").mkdir(parents=True)
+    spec = (root.exercises / "quantize.yaml").read_text()
+    (target / "exercises" / "quantize.yaml").write_text(spec[: spec.index("\ncases:")] + "\n")
+    shutil.copytree(root.material / "quantize", target / "reference" / "quantize")
+    public = target / "cases" / "quantize" / "public"
+    public.mkdir(parents=True)
+    for name, data in inputs.items():
+        (public / f"{name}.in").write_text(data)
+    assert run("regen", "quantize", "--root", str(target)).exit_code == 0
+    return target
+
+
 def test_verify_fails_a_case_that_holds_a_decimal_tie(root: Root, tmp_path: Path) -> None:
     """0.0777 * 127 / 0.9398 is 10.5 exactly, but not in float64: the expected q depends on how
     the division is written. validate.py refuses it, and an accepted solution fails it."""
-    if not (root.material / "quantize" / "accepted").is_dir():
-        pytest.skip("reference/ is absent")
-    copy = tmp_path / "root"
-    (copy / "exercises").mkdir(parents=True)
-    spec = (root.exercises / "quantize.yaml").read_text()
-    (copy / "exercises" / "quantize.yaml").write_text(spec[: spec.index("\ncases:")] + "\n")
-    shutil.copytree(root.material / "quantize", copy / "reference" / "quantize")
-    (copy / "cases" / "quantize" / "public").mkdir(parents=True)
-    (copy / "cases" / "quantize" / "public" / "01-tie.in").write_text("0.9398 0.0777\n2\n")
-    assert run("regen", "quantize", "--root", str(copy)).exit_code == 0
+    copy = _quantize_course(root, tmp_path / "root", {"01-tie": "0.9398 0.0777\n2\n"})
     result = run("verify", "quantize", "--root", str(copy))
     assert result.exit_code == 1
     assert "FAIL  inputs" in result.stdout and "weight 2 (0.0777) is a tie" in result.stdout
     line = next(x for x in result.stdout.splitlines() if "accepted solutions" in x)
     assert "FAIL" in line and "fails 01-tie: line 1, token" in line
+
+
+def test_verify_fails_ties_that_only_some_writings_break(root: Root, tmp_path: Path) -> None:
+    """Ties the direct, w * 127 / m and w / m * 127 writings agree on, but the reciprocal
+    w * (127 / m), w * (1 / scale) or a 60-digit Decimal w / (m / 127) round apart."""
+    folder = DATA / "quantize_ties"
+    inputs = {p.stem: p.read_text() for p in sorted(folder.glob("*.in"))}
+    copy = _quantize_course(root, tmp_path / "root", inputs)
+    result = run("verify", "quantize", "--root", str(copy))
+    assert result.exit_code == 1, result.stdout
+    inputs_line = next(x for x in result.stdout.splitlines() if "  inputs  " in x)
+    assert "FAIL" in inputs_line and f"{len(inputs)} rejected by validate.py" in inputs_line
+    for writing in ("float64 w * (127 / m)", "float64 w * (1 / scale)", "60-digit Decimal"):
+        assert writing in inputs_line
+    line = next(x for x in result.stdout.splitlines() if "accepted solutions" in x)
+    assert "FAIL" in line
+    assert "reciprocal.py fails 01-reciprocal-breaks" in line
+    assert "decimal_direct.py fails 03-decimal-breaks" in line

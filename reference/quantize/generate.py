@@ -19,7 +19,9 @@ def _weight(rng: random.Random) -> str:
 
 def generate(seed: int, size: int) -> str:
     """A random input that validate.py accepts: a weight on which correct solutions could
-    disagree (a decimal tie float64 breaks) is drawn again."""
+    disagree (a decimal tie that one writing of w / scale rounds apart) is drawn again, and
+    so is the largest of a group whose scale, or any weight when the mean error, would sit
+    on a rounding boundary."""
     rng = random.Random(seed)
     weights = [_weight(rng) for _ in range(size)]
     group = rng.choice([16, 32, 64, 128]) if size > 256 else rng.randint(1, max(1, size))

@@ -1,15 +1,22 @@
 """Accept a quantize input (exit 0) or reject it with the reason on stderr (exit 1).
 
-Beyond the format, an input is refused when correct solutions could disagree on it: a weight
-whose w / scale lies within float error of a .5 boundary without being exactly one in float64
-too (a decimal tie such as 0.0777 * 127 / 0.9398 = 10.5 is 10.499999... or 10.500000...1 in
-float64, depending on how the division is written), a scale or mean error printed at 5
-decimals that sits on a rounding boundary, and numbers float64 cannot hold faithfully.
-Deliberate binary ties (2.5, -3.5: exact in float64 and in exact arithmetic) are kept.
+Beyond the format, an input is refused when correct solutions could disagree on it. Every
+reasonable way of writing q = round(w / scale) must give the same integer: in float64 the
+direct w / (m / 127), w * 127 / m, w / m * 127, the reciprocal w * (127 / m) and
+w * (1 / scale); exactly (integers here, as fractions.Fraction would); and a 60-digit
+decimal.Decimal w / (m / 127) and w * 127 / m. So a decimal tie (0.0777 * 127 / 0.9398 is
+10.5 exactly, 10.499999... or 10.500000...1 in float64 depending on the writing) is refused,
+and so is any w / scale within float error of a .5 boundary; a deliberate binary tie (2.5 in
+a group whose largest |w| is 127: exact in every writing) is kept.
+
+The scale and the mean error, printed to 5 decimals, must print the same in float64 (any
+order of summation), as a 60-digit Decimal and exactly: each stays clear of a rounding
+boundary (a 5-decimal half-unit) by more than float64's worst-case error on it.
 """
 
 import re
 import sys
+from decimal import ROUND_HALF_EVEN, Context, Decimal
 from fractions import Fraction
 
 NUMBER = re.compile(r"-?([0-9]+(\.[0-9]*)?|\.[0-9]+)")  # ASCII digits only
@@ -17,18 +24,52 @@ MAX_WEIGHTS = 200_000
 MAX_DIGITS = 12  # significant digits of a weight: well inside float64's 15
 MAX_MAGNITUDE = 1e6
 MIN_MAGNITUDE = 1e-6  # below it (but not 0), scales and errors vanish at 5 decimals
-MARGIN = Fraction(1, 10**6)  # how far from a rounding boundary every value must stay
+MARGIN = Fraction(1, 10**6)  # how far from a rounding boundary, relative to its unit, at least
+NEAR_TIE = Fraction(1, 10**9)  # |w / scale - (k + 0.5)| below it, and not 0: a near tie
+UNIT = Fraction(1, 10**5)  # the printed values' last place
+U = Fraction(1, 2**53)  # float64's unit roundoff
+DECIMAL = Context(prec=60, rounding=ROUND_HALF_EVEN)
+WRITINGS = (
+    ("w / (m / 127)", lambda w, m: w / (m / 127)),
+    ("w * 127 / m", lambda w, m: w * 127 / m),
+    ("w / m * 127", lambda w, m: w / m * 127),
+    ("w * (127 / m)", lambda w, m: w * (127 / m)),
+    ("w * (1 / scale)", lambda w, m: w * (1 / (m / 127))),
+)
 
 
 def _digits(text: str) -> int:
     return len(text.lstrip("-").replace(".", "").lstrip("0"))
 
 
-def _near_boundary(value: Fraction, unit: Fraction) -> bool:
-    """Whether ``value`` lies within MARGIN (relative to ``unit``) of a half-unit boundary."""
-    position = value / unit - Fraction(1, 2)
-    offset = position - round(position)
-    return abs(offset) < MARGIN and offset != 0
+def _boundary_distance(value: Fraction) -> Fraction:
+    """How far ``value`` is from the nearest 5-decimal rounding boundary (a half-unit)."""
+    position = value / UNIT - Fraction(1, 2)
+    return abs(position - round(position)) * UNIT
+
+
+def _integers(weights: list[str]) -> tuple[list[int], int]:
+    """The weights as integers in units of 10**-places, exactly, and ``places``."""
+    places = max(len(w.partition(".")[2]) for w in weights)
+    return [int(Fraction(w) * 10**places) for w in weights], places
+
+
+def _five(value: Decimal) -> str:
+    return str(value.quantize(Decimal("0.00001"), rounding=ROUND_HALF_EVEN))
+
+
+def _tie_breaker(text: str, top: str, q: int) -> str | None:
+    """How a writing of w / scale rounds a tie otherwise than exact arithmetic, or None."""
+    w, m = float(text), abs(float(top))
+    dw, dm = Decimal(text), abs(Decimal(top))
+    found = [(f"float64 {name}", round(writing(w, m))) for name, writing in WRITINGS]
+    found.append(("a 60-digit Decimal w / (m / 127)", DECIMAL.divide(dw, DECIMAL.divide(dm, 127))))
+    found.append(("a 60-digit Decimal w * 127 / m", DECIMAL.divide(DECIMAL.multiply(dw, 127), dm)))
+    for name, value in found:
+        got = int(Decimal(value).to_integral_value(rounding=ROUND_HALF_EVEN))
+        if got != q:
+            return f"{name} rounds to {got}, exact arithmetic to {q}"
+    return None
 
 
 def fragile(weights: list[str], group: int) -> str | None:
@@ -39,33 +80,44 @@ def fragile(weights: list[str], group: int) -> str | None:
 
 def first_fragile(weights: list[str], group: int) -> tuple[int, str] | None:
     """The first weight (its index; -1 for the mean) where correct solutions may disagree."""
-    exact = [Fraction(w) for w in weights]
+    exact, places = _integers(weights)
     floats = [float(w) for w in weights]
-    errors = []
+    error_sum = 0  # exactly, in units of 1 / (127 * 10**places)
+    float_sum = 0.0  # the plain float64 writing, to compare the printed mean
+    sizes = 0.0  # the sum of |w| + scale: what float64's error on each |w - q * scale| scales by
     for start in range(0, len(exact), group):
         w = exact[start : start + group]
         m = max(abs(x) for x in w)
         if m == 0:
-            errors += [Fraction(0)] * len(w)
             continue
-        scale = m / 127
-        if _near_boundary(scale, Fraction(1, 10**5)):
-            biggest = start + w.index(max(w, key=abs))
+        biggest = start + [abs(x) for x in w].index(m)
+        fm = abs(floats[biggest])
+        scale = Fraction(m, 127 * 10**places)
+        if _boundary_distance(scale) <= MARGIN * UNIT or f"{fm / 127:.5f}" != _five(
+            DECIMAL.divide(abs(Decimal(weights[biggest])), 127)
+        ):
             return biggest, f"group {start // group + 1}: its scale sits on a rounding boundary"
-        fm = max(abs(x) for x in floats[start : start + group])
-        for i, x in enumerate(w):
-            t = x / scale
-            q = round(t)  # exact, ties to even
-            f = floats[start + i]
-            # the ways a correct solution may write it, in float64, must all agree with exact
-            if {round(f / (fm / 127)), round(f * 127 / fm), round(f / fm * 127)} != {q}:
-                return (
-                    start + i,
-                    f"weight {start + i + 1} ({weights[start + i]}) is a tie float64 breaks",
-                )
-            errors.append(abs(x - q * scale))
-    mean = sum(errors) / len(errors)
-    if _near_boundary(mean, Fraction(1, 10**5)):
+        for n, x in enumerate(w, start=start):
+            q, rest = divmod(127 * x, m)  # 127 x / m = q + rest / m, 0 <= rest < m
+            if 2 * rest > m or (2 * rest == m and q % 2):
+                q += 1
+            if 2 * rest == m:
+                breaker = _tie_breaker(weights[n], weights[biggest], q)
+                if breaker is not None:
+                    return n, f"weight {n + 1} ({weights[n]}) is a tie that {breaker}"
+            elif abs(2 * rest - m) < 2 * m * NEAR_TIE:
+                return n, f"weight {n + 1} ({weights[n]}) is within float error of a .5 tie"
+            error_sum += abs(127 * x - q * m)
+            float_sum += abs(floats[n] - q * (fm / 127))
+            sizes += abs(floats[n]) + fm / 127
+    count = len(exact)
+    mean = Fraction(error_sum, 127 * 10**places * count)
+    # each |w - q * scale| errs by at most a few u times |w| + scale (8 u here, for any writing);
+    # summing in any order, by at most (count - 1) u times the sum; the division, by u more
+    bound = 8 * U * Fraction(sizes) * (1 + count * U) / count + (count + 1) * U * mean
+    if _boundary_distance(mean) <= max(MARGIN * UNIT, 2 * bound) or f"{float_sum / count:.5f}" != (
+        _five(DECIMAL.divide(mean.numerator, mean.denominator))
+    ):
         return -1, "the mean error sits on a rounding boundary"
     return None
 
