@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import shutil
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from conftest import DATA
 
 from grader.cli import cli
 from grader.judging.errors import ExerciseError
+from grader.judging.runs import Limits
 from grader.resources import Root, RootKind
 from grader.spec import load_exercise
 
@@ -130,3 +132,28 @@ def test_a_checker_must_be_a_python_file_in_the_course(
     spec.write_text(spec.read_text().replace("reference/divisor/check.py", program))
     with pytest.raises(ExerciseError, match=problem):
         load_exercise("divisor", Root(course, RootKind.EXPLICIT))
+
+
+def test_a_checker_judges_an_input_larger_than_the_output_limit(tmp_path: Path) -> None:
+    """The checker's input file is the grader's, written into its work dir before it starts:
+    an input over the run's output limit (1 MiB here) is judged, not a grader error."""
+    course = tmp_path / "course"
+    shutil.copytree(CHECKER_COURSE, course)
+    rng = random.Random(24)
+    numbers = [rng.randrange(10**6, 10**7) for _ in range(300_000)]
+    numbers[1_000] = numbers[-1] = 10**7  # two largest: the reference finds the first
+    big = tmp_path / "big.in"
+    big.write_text("".join(f"{n}\n" for n in numbers))
+    assert big.stat().st_size > 2 << 20 > 1024 * Limits().output_kb
+    where = ["--root", str(course)]
+    added = CliRunner().invoke(cli, ["add-case", "argmax", "02-big", "--input", str(big), *where])
+    assert added.exit_code == 0, added.output
+    script = tmp_path / "last.py"
+    script.write_text(
+        "import sys\nn = [int(x) for x in sys.stdin.read().split()]\n"
+        "print(len(n) - n[::-1].index(max(n)))\n"
+    )
+    args = ["argmax", str(script), *where, "--format", "json"]
+    result = CliRunner().invoke(cli, args, catch_exceptions=False)
+    assert statuses(result) == ["passed", "passed"], result.stdout
+    assert result.exit_code == 0

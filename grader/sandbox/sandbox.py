@@ -42,11 +42,12 @@ _CHILD = Path(__file__).with_name("_child.py")
 _NOFILE = 256
 _NPROC = 64  # tasks, threads included, inside the run's own user namespace
 _DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom")
-_MEMORY_ERROR = "MemoryError"
+_MEMORY_ERROR = "MemoryError"  # Python's, and numpy's _ArrayMemoryError
+_PAGE = 4096  # what a tmpfs file of n bytes takes: whole pages
 # Signals that end a run, by number (Windows has none of them: its runs end by exit status)
 _SIGXCPU = getattr(signal, "SIGXCPU", -1)
 _SIGKILL = getattr(signal, "SIGKILL", -1)
-_SIGXFSZ = getattr(signal, "SIGXFSZ", -1)  # Python's, and numpy's _ArrayMemoryError
+_SIGXFSZ = getattr(signal, "SIGXFSZ", -1)
 
 
 class SandboxUnavailable(InternalError):
@@ -305,7 +306,7 @@ class Sandbox:
         try:
             source = _lay_out(base, script, stdin, files or {}, uid, text)
             config = self._config(python, base, script, source, limits, layers, probe, uid)
-            config = config.replace(args=tuple(args), files=dict(files or {}))
+            config = _room_for(config.replace(args=tuple(args), files=dict(files or {})))
             if server is not None:
                 # the child's parent, which it dies with; the server has the layers loaded
                 config = config.replace(parent=server.pid, compiled={})
@@ -445,6 +446,21 @@ def _lay_out(
     (base / "stdin").write_bytes(stdin)
     (base / "stdin").chmod(0o600)  # opened by the grader's side, before the run's uid is set
     return source
+
+
+def _room_for(config: ChildConfig) -> ChildConfig:
+    """The files the child writes before the script starts (a checker's input and expected
+    output) are the grader's, never the run's output: RLIMIT_FSIZE lets the largest be written,
+    and the work dir holds them on top of the run's own disk and inodes."""
+    if not config.files:
+        return config
+    sizes = [len(content) for content in config.files.values()]
+    pages = sum(-(-size // _PAGE) * _PAGE for size in sizes)
+    return config.replace(
+        fsize_bytes=max(config.fsize_bytes, max(sizes) + 1),
+        work_bytes=config.work_bytes + pages,
+        work_inodes=config.work_inodes + len(sizes),
+    )
 
 
 def _result(
