@@ -3,6 +3,8 @@
 import random
 import sys
 
+from validate import fragile_ratio, tokens
+
 VOCAB = [
     "the",
     "a",
@@ -34,16 +36,30 @@ def _guess(rng: random.Random, target: str) -> str:
     return rng.choice(VOCAB)
 
 
+def _round(rng: random.Random) -> tuple[list[str], list[str]]:
+    k = rng.randint(1, 6)
+    target = [rng.choice(VOCAB) for _ in range(k + 1)]
+    return [_guess(rng, t) for t in target[:k]], target
+
+
 def generate(seed: int, size: int) -> str:
-    """``size`` rounds; the draft agrees with the target for a random prefix, then guesses."""
+    """``size`` rounds; the draft agrees with the target for a random prefix, then guesses.
+    The last round is drawn again while the ratio is a tie float64 breaks (validate.py
+    refuses those: correct solutions would print it differently)."""
     rng = random.Random(seed)
+    rounds, blank = [], []
+    for _ in range(max(1, size)):
+        rounds.append(_round(rng))
+        blank.append(rng.random() < 0.05)
+    total = sum(tokens(d, t) for d, t in rounds)
+    while fragile_ratio(total, len(rounds)):
+        total -= tokens(*rounds[-1])
+        rounds[-1] = _round(rng)
+        total += tokens(*rounds[-1])
     lines = []
-    for _ in range(size):
-        k = rng.randint(1, 6)
-        target = [rng.choice(VOCAB) for _ in range(k + 1)]
-        draft = [_guess(rng, t) for t in target[:k]]
+    for (draft, target), then_blank in zip(rounds, blank, strict=True):
         lines.append(f"draft: {' '.join(draft)} | target: {' '.join(target)}")
-        if rng.random() < 0.05:
+        if then_blank:
             lines.append("")
     return "\n".join(lines) + "\n"
 

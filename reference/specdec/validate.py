@@ -21,6 +21,14 @@ def fragile_ratio(total: int, rounds: int) -> bool:
     return f"{shown:.2f}" != f"{total / rounds:.2f}"
 
 
+def tokens(draft: list[str], target: list[str]) -> int:
+    """The tokens a round yields: the draft's accepted prefix, then one from the target."""
+    accepted = 0
+    while accepted < len(draft) and draft[accepted] == target[accepted]:
+        accepted += 1
+    return accepted + 1
+
+
 def problem(text: str) -> str | None:
     rounds = total = 0
     for number, line in enumerate(text.split("\n"), start=1):
@@ -35,10 +43,7 @@ def problem(text: str) -> str | None:
                 f"line {number}: {len(draft)} draft tokens need {len(draft) + 1} target tokens, "
                 f"got {len(target)}"
             )
-        accepted = 0
-        while accepted < len(draft) and draft[accepted] == target[accepted]:
-            accepted += 1
-        total += accepted + 1
+        total += tokens(draft, target)
         rounds += 1
     if not rounds:
         return "no rounds: at least one non-blank line is needed"
