@@ -1,9 +1,8 @@
 """Run one Python script as ``__main__`` on many inputs in this one process, as ``python SCRIPT
 ARGS < INPUT`` would each time: ``python run_many.py SCRIPT < requests > results``.
 
-The requests are a pickled list of ``(args, stdin, files)`` (``files``: name to content, written
-into a fresh folder the run starts in, as a checker is given its input and expected output);
-the results, a pickled list of ``(exit_code, stdout, stderr)``. The script is compiled once and
+The requests are a pickled list of ``(args, stdin)``; the results, a pickled list of
+``(exit_code, stdout, stderr)``. The script is compiled once and
 its imports stay loaded: thousands of small runs of a teacher's script (a generator, validator,
 reference, accepted solution or checker) cost seconds, not an interpreter each.
 Trusted scripts only: nothing here is sandboxed.
@@ -12,16 +11,13 @@ Trusted scripts only: nothing here is sandboxed.
 from __future__ import annotations
 
 import io
-import os
 import pickle
 import sys
-import tempfile
 import traceback
-from contextlib import nullcontext
 from pathlib import Path
 from types import CodeType
 
-Request = tuple[list[str], bytes, dict[str, bytes]]
+Request = tuple[list[str], bytes]
 Result = tuple[int, bytes, bytes]
 
 
@@ -35,29 +31,22 @@ def _status(exc: SystemExit, stderr: io.TextIOWrapper) -> int:
 
 
 def run_one(script: Path, code: CodeType, request: Request) -> Result:
-    args, data, files = request
+    args, data = request
     stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="surrogateescape")
     stderr = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="backslashreplace")
-    saved = sys.stdin, sys.stdout, sys.stderr, sys.argv, os.getcwd()
-    # a fresh folder only for a run given files: the others start where this process did
-    with tempfile.TemporaryDirectory(prefix="run-many-") if files else nullcontext() as folder:
-        if folder is not None:
-            for name, content in files.items():
-                Path(folder, name).write_bytes(content)
-            os.chdir(folder)
-        sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
-        sys.stdout, sys.stderr, sys.argv = stdout, stderr, [str(script), *args]
-        try:
-            exec(code, {"__name__": "__main__", "__file__": str(script)})
-            status = 0
-        except SystemExit as exc:
-            status = _status(exc, stderr)
-        except BaseException:
-            traceback.print_exc()
-            status = 1
-        finally:
-            sys.stdin, sys.stdout, sys.stderr, sys.argv, cwd = saved
-            os.chdir(cwd)
+    saved = sys.stdin, sys.stdout, sys.stderr, sys.argv
+    sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+    sys.stdout, sys.stderr, sys.argv = stdout, stderr, [str(script), *args]
+    try:
+        exec(code, {"__name__": "__main__", "__file__": str(script)})
+        status = 0
+    except SystemExit as exc:
+        status = _status(exc, stderr)
+    except BaseException:
+        traceback.print_exc()
+        status = 1
+    finally:
+        sys.stdin, sys.stdout, sys.stderr, sys.argv = saved
     stdout.flush()
     stderr.flush()
     out, err = stdout.buffer, stderr.buffer

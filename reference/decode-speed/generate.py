@@ -1,7 +1,16 @@
-"""Random decode-speed setups: python generate.py SEED SIZE (the same seed, the same input)."""
+"""Random decode-speed setups: python generate.py SEED SIZE (the same seed, the same input).
 
+Most lines are real models on real GPUs; some are drawn anywhere within the statement's bounds
+(log-uniformly, up to 12 significant digits, T up to its bound), and some inputs hold blank
+lines or a name twice, as the statement allows.
+"""
+
+import math
 import random
 import sys
+from decimal import Decimal
+
+from validate import BOUNDS, MAX_BATCH, MAX_RATE, rate
 
 MODELS = [
     ("tiny", 0.5),
@@ -16,14 +25,40 @@ MODELS = [
 GPUS = [320, 448, 900, 1008, 2039, 3350, 4800]
 
 
+def _decimal(rng: random.Random, low: float, high: float) -> str:
+    """A plain decimal (never e-notation) in [low, high], log-uniform, 1 to 12 digits."""
+    while True:
+        x = Decimal(10 ** rng.uniform(math.log10(low), math.log10(high)))
+        text = format(round(x, rng.randint(1, 12) - 1 - x.adjusted()).normalize(), "f")
+        if low <= float(text) <= high:
+            return text
+
+
+def _anywhere(rng: random.Random, name: str) -> str:
+    """A setup drawn within the bounds, T at most MAX_RATE included."""
+    while True:
+        numbers = [_decimal(rng, low, high) for low, high in BOUNDS.values()]
+        batch = str(round(10 ** rng.uniform(0, math.log10(MAX_BATCH))))
+        if rate(*numbers, batch) <= MAX_RATE:
+            return " ".join([name, *numbers, batch])
+
+
 def generate(seed: int, size: int) -> str:
     rng = random.Random(seed)
     lines = []
+    names: list[str] = []
     for i in range(max(1, size)):
         model, params = rng.choice(MODELS)
-        precision = rng.choice([2, 1, 0.5])
-        batch = rng.choice([1, 1, 2, 4, 8, 16, 32, 64, 128])
-        lines.append(f"{model}-{i} {params} {precision} {rng.choice(GPUS)} {batch}")
+        name = rng.choice(names) if names and rng.random() < 0.05 else f"{model}-{i}"
+        names.append(name)
+        if rng.random() < 0.2:
+            lines.append(_anywhere(rng, name))
+        else:
+            precision = rng.choice([2, 1, 0.5])
+            batch = rng.choice([1, 1, 2, 4, 8, 16, 32, 64, 128])
+            lines.append(f"{name} {params} {precision} {rng.choice(GPUS)} {batch}")
+        if rng.random() < 0.03:
+            lines.append(rng.choice(["", " "]))  # blank lines are allowed, spaces too
     # the last line may end without a newline (an editor's file often does): a third of them
     return "\n".join(lines) + ("" if rng.random() < 0.33 else "\n")
 

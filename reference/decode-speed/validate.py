@@ -2,10 +2,15 @@
 
 Numbers are ASCII decimals within bounds the statement gives, so that no valid input divides by
 zero (PARAMS x BYTES underflowing), overflows to inf, or holds more digits than float64 keeps.
+And the answer T itself is at most MAX_RATE: float64's few roundings then err by less than
+1e-3 on it (at 10^18, which the fields alone allow, by up to ~500, so float64 and exact
+arithmetic printed different T's to one decimal), well inside the tolerance of one unit of
+the printed place.
 """
 
 import re
 import sys
+from fractions import Fraction
 
 POSITIVE = re.compile(r"([0-9]+(\.[0-9]*)?|\.[0-9]+)")  # ASCII digits only
 NAME = re.compile(r"[!-~]+")  # printable ASCII, no spaces
@@ -17,6 +22,12 @@ BOUNDS = {  # field: (smallest, largest)
 MAX_BATCH = 10**6
 MAX_DIGITS = 12
 MAX_SETUPS = 100_000
+MAX_RATE = 10**12  # tokens/s: float64 holds it to ~1e-4, every writing prints it alike
+
+
+def rate(params: str, size: str, bandwidth: str, batch: str) -> Fraction:
+    """T exactly."""
+    return Fraction(bandwidth) / (Fraction(params) * Fraction(size)) * int(batch)
 
 
 def _digits(text: str) -> int:
@@ -44,6 +55,8 @@ def problem(text: str) -> str | None:
                 return f"line {number}: {field} {value} is outside {low:g}..{high:g}"
         if not re.fullmatch(r"[1-9][0-9]*", batch) or int(batch) > MAX_BATCH:
             return f"line {number}: BATCH must be a whole number from 1 to {MAX_BATCH}"
+        if rate(*numbers, batch) > MAX_RATE:
+            return f"line {number}: T is over {MAX_RATE:.0e} tokens/s"
         setups += 1
     if setups > MAX_SETUPS:
         return f"at most {MAX_SETUPS} setups"
