@@ -98,11 +98,11 @@ def test_the_config_sets_defaults_and_options_beat_it(course_dir: Path, tmp_path
     (course_dir / "grade.toml").write_text("timeout = 0.5\nsandbox = 'off'\n")
     loop = tmp_path / "loop.py"
     loop.write_text("while True:\n    pass\n")
-    result = run("add", str(loop), "--format", "json")
+    result = run("add", str(loop), "--format", "json", "-x")
     messages = {c["message"] for c in json.loads(result.stdout)["cases"]}
     assert any("0.5 s" in m for m in messages), messages
     assert "isolation is reduced" not in result.stderr  # sandbox off: no notice asked for
-    faster = run("add", str(loop), "--format", "json", "--timeout", "0.25")
+    faster = run("add", str(loop), "--format", "json", "-x", "--timeout", "0.25")
     assert any("0.25 s" in c["message"] for c in json.loads(faster.stdout)["cases"])
 
 
