@@ -165,3 +165,27 @@ def test_usage_errors_come_in_one_style(argv: list[str], code: int, expected: st
     assert result.exit_code == code
     assert expected in result.output
     assert "Error:" not in result.output  # click's own style
+
+
+@pytest.mark.parametrize(
+    ("module", "said"),
+    [
+        (None, "--watch needs watchfiles: pip install watchfiles"),
+        ("raise ImportError('DLL load failed')", "does not load here: DLL load failed"),
+    ],
+)
+def test_watch_says_why_watchfiles_is_missing(
+    module: str | None, said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Installed but unloadable (its compiled part, as under Wine) is not "pip install it"."""
+    from grader.cli.watch import watch_and_regrade
+    from grader.judging.errors import UsageError
+
+    monkeypatch.delitem(sys.modules, "watchfiles", raising=False)
+    if module is None:
+        monkeypatch.setitem(sys.modules, "watchfiles", None)
+    else:
+        (tmp_path / "watchfiles.py").write_text(module)
+        monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(UsageError, match=said):
+        watch_and_regrade(tmp_path / "my.py", lambda: pytest.fail("graded"))

@@ -25,8 +25,10 @@ def _marks(feedback: Feedback) -> str:
 def watch_and_regrade(submission: Path, once: Callable[[], Feedback]) -> None:
     try:
         from watchfiles import watch
-    except ImportError:
+    except ModuleNotFoundError:
         raise UsageError("--watch needs watchfiles: pip install watchfiles") from None
+    except ImportError as exc:  # installed, but its compiled part does not load here
+        raise UsageError(f"--watch needs watchfiles, which does not load here: {exc}") from None
     target = submission.resolve()
     seen = _stamp(target)
     last = once()
