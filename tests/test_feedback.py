@@ -3,6 +3,7 @@ for time-outs and output floods. Real scripts, graded by the real CLI on the fix
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -24,16 +25,25 @@ def script(tmp_path: Path, source: str, name: str = "mine.py") -> Path:
 
 
 def test_the_same_mistake_is_shown_once(tmp_path: Path) -> None:
-    off_by_one = script(tmp_path, "print(sum(int(x) for x in input().split()) + 1)\n")
-    out = grade(off_by_one).stdout  # printed as it goes: a repeat points back
+    crash = script(tmp_path, "n = input().split()\nprint(sum(map(int, n)) / 0)\n")
+    out = grade(crash).stdout  # printed as it goes: a repeat points back
     assert out.count("problem") == 1
     assert out.count("the same mistake as 01-sample, above") == 2
-    assert out.count("this case checks:") == 1  # the hint of the case shown
+    # each distinct hint once: the first case's, then the others' under their pointers
+    assert out.count("this case checks:") == 2  # 03-single has none
     report = tmp_path / "report.txt"
-    assert grade(off_by_one, "--output", str(report)).exit_code == 1
+    assert grade(crash, "--output", str(report)).exit_code == 1
     written = report.read_text()  # written at the end: the first also lists the others
     assert written.count("problem") == 1
     assert "also in   02-negative, 03-single" in written
+
+
+def test_failures_with_other_tokens_are_other_mistakes(tmp_path: Path) -> None:
+    """An off-by-one prints 7 for 6 and -2 for -3: the same shape, but each case's own tokens,
+    which is what a student compares (and each case's hint may be the one that names it)."""
+    off_by_one = script(tmp_path, "print(sum(int(x) for x in input().split()) + 1)\n")
+    out = grade(off_by_one).stdout
+    assert out.count("problem") == 3 and "the same mistake as" not in out
 
 
 def test_a_compile_error_is_said_once_without_hints(tmp_path: Path) -> None:
@@ -120,3 +130,41 @@ def test_an_output_flood_names_its_stream_and_shows_its_head(tmp_path: Path) -> 
     out = grade(flood, "--timeout", "5").stdout
     assert "printed more than 1024 KB on stderr; stopped" in out
     assert "printed   tick" in out
+
+
+@pytest.mark.parametrize(
+    ("source", "verdict"),
+    [
+        (
+            "n = [int(x) for x in input().split()]\nprint(sum(n) if min(n) >= 0 else 1 // 0)\n",
+            "runtime_error",
+        ),
+        (
+            "n = [int(x) for x in input().split()]\nwhile min(n) < 0: pass\nprint(sum(n))\n",
+            "timeout",
+        ),
+        (
+            "n = [int(x) for x in input().split()]\nprint(sum(n) if min(n) >= 0 else 0)\n",
+            "wrong_answer",
+        ),
+    ],
+    ids=["crash", "time-out", "wrong answer"],
+)
+def test_the_hint_of_the_case_shows_for_a_crash_and_a_time_out(
+    tmp_path: Path, source: str, verdict: str
+) -> None:
+    """A zero group crashes a division, a blank line a parse: the hint that names the bug must
+    be there for them too, in every format (it was for wrong answers only)."""
+    mine = script(tmp_path, source)
+    plain = grade(mine, "-k", "02-negative", "--timeout", "0.5").stdout
+    assert verdict in plain
+    assert "this case checks: Negative numbers count too." in plain
+    as_json = grade(mine, "-k", "02-negative", "--timeout", "0.5", "--format", "json").stdout
+    (case,) = [c for c in json.loads(as_json)["cases"] if c["name"] == "02-negative"]
+    assert case["status"] == verdict and case["hint"] == "Negative numbers count too."
+
+
+def test_a_passing_case_has_no_hint_in_json(tmp_path: Path) -> None:
+    solution = COURSE / "reference" / "add" / "solution.py"
+    report = json.loads(grade(solution, "--format", "json").stdout)
+    assert report["cases"] and not [c for c in report["cases"] if "hint" in c]

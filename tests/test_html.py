@@ -56,7 +56,9 @@ def test_student_output_is_text_in_the_page(tmp_path: Path) -> None:
 
 
 def test_the_page_renders(tmp_path: Path) -> None:
-    page = _report(tmp_path, "print(sum(int(x) for x in input().split()) + 1)\n")
+    page = _report(
+        tmp_path, "n = input().split()\nprint(sum(map(int, n)) / 0)\n"
+    )  # one crash, thrice
     shot = tmp_path / "report.png"
     done = _chromium(f"--screenshot={shot}", "--window-size=1000,1200", page.as_uri())
     assert shot.is_file(), done.stderr

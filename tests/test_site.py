@@ -101,6 +101,7 @@ def _judged_alike(root: Root, tmp_path: Path, name: str, scripts: list[Path]) ->
                 "message": outcome.message,
                 "advice": outcome.advice,
                 "diagnosis": outcome.diagnosis and outcome.diagnosis.message,
+                "hint": outcome.feedback().hint,
             }
             assert {k: there[k] for k in here} == here, (script.name, outcome.case.name)
 

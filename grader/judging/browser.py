@@ -215,6 +215,7 @@ def _result(outcome: CaseOutcome) -> dict[str, Any]:
         "stdout": outcome.stdout,
         "stderr": outcome.stderr,
         "advice": outcome.advice,
+        "hint": outcome.feedback().hint,  # decided as the CLI decides it (records.HINTED)
         "diagnosis": None if outcome.diagnosis is None else outcome.diagnosis.message,
         "line": None if c is None else c.line,
         "token": None if c is None else c.token,

@@ -46,6 +46,13 @@ SHOWS_DETAILS: Mapping[Visibility, bool] = MappingProxyType(
     }
 )
 HIDDEN_MESSAGE = "hidden case"
+# The verdicts a case's hint ("this case checks: ...") is about: the program ran on the case and
+# got it wrong, crashed on it or was stopped on it (a zero group crashes a division, a blank
+# line an unguarded parse). Not a compile error (one mistake, said once above the cases), nor a
+# limit the hint does not explain, nor the grader's fault.
+HINTED: frozenset[Verdict] = frozenset(
+    {Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR, Verdict.TIMEOUT}
+)
 
 
 class Mismatch(StrEnum):
@@ -160,8 +167,7 @@ class CaseOutcome:
             points=self.points,
             max_points=self.max_points,
             visibility=case.visibility,
-            # a compile error is one mistake, said once: no case's hint is about it
-            hint=case.hint if shown and self.compiled else None,
+            hint=case.hint if shown and self.compiled and self.verdict in HINTED else None,
             # at most so much of each: a report of one submission stays well under 1 MB
             input=clip(decode(case.input), TEXT_MOST) if shown else "",
             stdout=clip(self.stdout, TEXT_MOST) if shown else "",

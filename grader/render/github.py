@@ -27,9 +27,9 @@ def render_github(feedback: Feedback) -> str:
     for outcome in failed[:MAX_ANNOTATIONS]:
         title = f"{feedback.exercise}: {outcome.title} ({outcome.verdict.value})"
         message = outcome.message
-        if outcome.diagnosis is not None:  # says more than the hint, which it replaces
+        if outcome.diagnosis is not None:
             message += f"\nmistake: {outcome.diagnosis.message}"
-        elif outcome.hint:
+        if outcome.hint:  # beside a named mistake too: the hint may be what names the bug
             message += f"\nhint: {outcome.hint}"
         # file= makes GitHub show the annotation on the submission (a path from the workspace)
         # controls, bidi and zero-width characters shown escaped first (safe), as everywhere

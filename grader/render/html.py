@@ -85,7 +85,7 @@ def _rows(c: CaseFeedback) -> list[tuple[str, str]]:
         rows.append(("printed", _lines(c.stdout, INPUT_LINES, tail=True)))
     if c.advice:
         rows.append(("advice", f'<span class="advice">{_e(safe(c.advice))}</span>'))
-    if c.hint and c.verdict is Verdict.WRONG_ANSWER and c.diagnosis is None:
+    if c.hint:
         rows.append(("hint", f'<span class="hint">this case checks: {_e(c.hint)}</span>'))
     return rows
 

@@ -27,6 +27,8 @@ def _case(c: CaseFeedback) -> dict[str, Any]:
         "max_points": c.max_points,
         "visibility": c.visibility.value,
     }
+    if c.hint is not None:  # what the case checks, where its verdict is about it (HINTED)
+        found["hint"] = c.hint
     if c.diagnosis is not None:  # only where a known mistake matched
         found["diagnosis"] = {"mistake": c.diagnosis.mistake, "hint": c.diagnosis.message}
     return found
@@ -86,6 +88,7 @@ def _case_from_dict(data: Mapping[str, Any]) -> CaseFeedback:
         points=float(data["points"]),
         max_points=float(data["max_points"]),
         visibility=visibility,
+        hint=None if data.get("hint") is None else str(data["hint"]),
         diagnosis=_diagnosis(data.get("diagnosis")),
     )
 

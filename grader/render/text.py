@@ -60,6 +60,7 @@ class TextReport:
         self.diff = diff  # the whole expected and actual output, under each shown failure
         self._seen: dict[tuple[object, ...], str] = {}  # mistake -> the first case showing it
         self._known: dict[str, str] = {}  # a known mistake -> the first case that showed it
+        self._hints: set[str] = set()  # the case hints said so far: each distinct one once
         self._skipped = False  # why cases were not run is said once
         self._shown_failure = False
 
@@ -102,7 +103,12 @@ class TextReport:
         first = self._seen.get(signature) if signature is not None else None
         if first is not None:
             _row(out, "", f"the same mistake as {safe(first)}, above", "dim")
+            if outcome.hint and outcome.hint not in self._hints:  # what the first did not say
+                self._hints.add(outcome.hint)
+                _row(out, "hint", f"this case checks: {safe(outcome.hint)}", "cyan")
             return out
+        if outcome.hint:
+            self._hints.add(outcome.hint)
         if signature is not None:
             self._seen[signature] = outcome.name
         self._shown_failure = True
@@ -177,7 +183,8 @@ def render_text(feedback: Feedback, verbosity: int = NORMAL, *, diff: bool = Fal
 
 
 def _shape(text: str | None) -> str:
-    """A token with its digits blurred: "group 0:" and "group 3:" are the same mistake."""
+    """A message with its numbers blurred: "after 2 of 4 lines" and "after 3 of 4 lines" say
+    the same time-out."""
     return re.sub(r"-?[0-9]+", "0", text or "")
 
 
@@ -186,8 +193,10 @@ def _signature(c: CaseFeedback) -> tuple[object, ...] | None:
     if not c.details_shown or c.verdict in (Verdict.PASSED, Verdict.SKIPPED):
         return None
     if c.comparison is not None and not c.comparison.ok:
+        # the tokens themselves, not their shape: "63.5" for "64" is another bug than "0.5" for
+        # "1", whose case may hold the only hint that names it
         m = c.comparison
-        return (c.verdict, m.kind, m.line, m.token, _shape(m.expected), _shape(m.got))
+        return (c.verdict, m.kind, m.line, m.token, m.expected, m.got)
     if c.verdict is Verdict.RUNTIME_ERROR:
         return (c.verdict, last_line(c.stderr) or c.message)
     return (c.verdict, _shape(c.message))
@@ -283,8 +292,8 @@ def _details(out: Text, outcome: CaseFeedback) -> None:
         _block(out, "printed", stream, INPUT_LINES)  # how it began: usually a loop's output
     if outcome.advice:
         _row(out, "advice", safe(outcome.advice), "bold cyan")
-    if outcome.hint and outcome.verdict is Verdict.WRONG_ANSWER and outcome.diagnosis is None:
-        _row(out, "hint", f"this case checks: {outcome.hint}", "cyan")
+    if outcome.hint:  # beside a named mistake too: the hint may be what names the bug
+        _row(out, "hint", f"this case checks: {safe(outcome.hint)}", "cyan")
 
 
 def _token_span(line: str, index: int) -> tuple[int, int] | None:

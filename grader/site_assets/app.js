@@ -68,9 +68,7 @@ function show(box, testcase, result, checked) {
   if (result.diagnosis) row(details, "mistake", result.diagnosis, "mistake");
   if (result.stderr) row(details, "stderr", result.stderr.split("\n").slice(-12).join("\n"));
   if (result.advice) row(details, "advice", result.advice, "advice");
-  if (testcase.hint && result.status === "wrong_answer" && !result.diagnosis) {
-    row(details, "hint", "this case checks: " + testcase.hint);
-  }
+  if (result.hint) row(details, "hint", "this case checks: " + result.hint);
 }
 
 const buttons = [...document.querySelectorAll("button")];
