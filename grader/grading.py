@@ -108,7 +108,8 @@ def run_case(
         run = plan.runner(argv, stdin=case.input, limits=plan.limits, source=text)
         compare = comparator if comparator is not None else comparator_for(plan, case)
         outcome = judge(case, run, compare, plan.limits)
-        outcome = replace(outcome, advice=advise(outcome, script))
+        source = "" if text is None else text.decode("utf-8", errors="replace")
+        outcome = replace(outcome, advice=advise(outcome, script, source))
         if outcome.verdict is Verdict.WRONG_ANSWER:
             outcome = replace(outcome, diagnosis=plan.mistakes.match(case.name, outcome.stdout))
     except GraderError as exc:

@@ -71,8 +71,21 @@ def test_a_compile_error_is_said_once_without_hints(tmp_path: Path) -> None:
             "from helpers import total\nprint(total(input()))\n",
             "advice    only the submitted file is graded: helpers beside it is not there",
         ),
+        (
+            "import sys\nwhile True:\n    line = input()\n    print(sum(map(int, line.split())))\n",
+            "advice    input() was called after the last line of the input (EOFError)",
+        ),
+        (
+            "print([sum(int(x) for x in input().split())])\n",
+            "advice    line 1 starts with '[': print() of a list",
+        ),
+        (
+            "def solve(line):\n    total = sum(map(int, line.split()))\n"
+            "\nprint(solve(input()))\n",
+            "advice    line 1 of your output is None",
+        ),
     ],
-    ids=["prompt", "debug print", "empty output", "sibling module"],
+    ids=["prompt", "debug print", "empty output", "sibling module", "EOFError", "list", "None"],
 )
 def test_recognised_mistakes_get_their_advice(tmp_path: Path, source: str, advice: str) -> None:
     (tmp_path / "helpers.py").write_text(

@@ -198,7 +198,7 @@ def run_case(
         outcome = judge(found, run, comparator, limits)
     except GraderError as exc:  # the checker failed: the exercise's fault, not the student's
         return _result(grader_error(found, str(exc)))
-    outcome = replace(outcome, advice=advise(outcome, Path(SHOWN)))
+    outcome = replace(outcome, advice=advise(outcome, Path(SHOWN), source))
     if outcome.verdict is Verdict.WRONG_ANSWER:
         known = dict(case.get("mistakes") or {}).get(digest(outcome.stdout))
         if known is not None:

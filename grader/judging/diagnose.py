@@ -7,7 +7,9 @@ own output and code, so it is shown only where the case's details are.
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,6 +18,10 @@ from .records import CaseOutcome, Mismatch, Verdict
 from .text import last_line
 
 _MISSING_MODULE = re.compile(r"^ModuleNotFoundError: No module named '([A-Za-z_][\w]*)'")
+# What a printed list, tuple or numpy array looks like at the start of a line
+_CONTAINER = re.compile(r"^\s*[\[(]")
+# Names that read more than one line, or the whole input: a script using one reads it all
+_READS_ALL = {"stdin", "readlines", "read", "open", "fileinput", "readline"}
 
 
 def _extra_lines_first(outcome: CaseOutcome, script: Path) -> str | None:
@@ -87,20 +93,151 @@ def _empty_output(outcome: CaseOutcome, script: Path) -> str | None:
     )
 
 
+def _input_past_the_end(outcome: CaseOutcome, script: Path) -> str | None:
+    """``while True: line = input()`` ends every case in an EOFError."""
+    if outcome.verdict is not Verdict.RUNTIME_ERROR:
+        return None
+    if not last_line(outcome.stderr).startswith("EOFError"):
+        return None
+    return (
+        "input() was called after the last line of the input (EOFError): read the lines "
+        "with for line in sys.stdin: (it stops at the end), or call input() only as many "
+        "times as the input has lines"
+    )
+
+
+def _printed_a_container(outcome: CaseOutcome, script: Path) -> str | None:
+    """print(a_list) shows "[1, 2, 3]", a numpy array "[1 2 3]", a tuple "(1, 2)"."""
+    c = outcome.comparison
+    if outcome.verdict is not Verdict.WRONG_ANSWER or c is None or c.got_line is None:
+        return None
+    if c.kind is Mismatch.CHECKER or not _CONTAINER.match(c.got_line):
+        return None
+    if c.expected_line is not None and _CONTAINER.match(c.expected_line):
+        return None  # the statement asks for the brackets
+    opening = c.got_line.strip()[0]
+    return (
+        f"line {c.line} starts with {opening!r}: print() of a list, tuple or numpy array shows "
+        "its brackets (and a list its commas); print the items themselves: print(*items), or "
+        "print(' '.join(str(x) for x in items))"
+    )
+
+
+def _printed_none(outcome: CaseOutcome, script: Path) -> str | None:
+    """print(solve(x)) of a solve() that prints, or returns nothing, prints "None"."""
+    c = outcome.comparison
+    if outcome.verdict is not Verdict.WRONG_ANSWER or c is None or c.kind is Mismatch.CHECKER:
+        return None
+    got = normalise(outcome.stdout)
+    if "None" not in got or "None" in normalise(outcome.case.expected):
+        return None
+    line = got.index("None") + 1
+    return (
+        f"line {line} of your output is None: print(f(...)) of a function that returns "
+        "nothing prints None; return the value from the function (return x), or call it "
+        "without print()"
+    )
+
+
+def _blank_line(outcome: CaseOutcome, script: Path) -> str | None:
+    """An empty line where the expected one is, which comes next: an extra print(), or a
+    "\n" ending a print's text (print adds its own)."""
+    c = outcome.comparison
+    if outcome.verdict is not Verdict.WRONG_ANSWER or c is None or c.line is None:
+        return None
+    if c.kind is Mismatch.CHECKER or c.got_line is None or c.got_line.strip():
+        return None
+    got = normalise(outcome.stdout)
+    if not c.expected_line or c.line >= len(got) or got[c.line] != c.expected_line:
+        return None
+    return (
+        f"line {c.line} of your output is empty, and the expected line comes after it: an "
+        'extra print(), or a "\\n" at the end of a print\'s text (print adds its own)'
+    )
+
+
+def _input_calls(source: str) -> tuple[int, bool, bool] | None:
+    """How often the source calls input(), whether one such call is in a loop (a ``for`` or
+    ``while`` block, or a comprehension), and whether it reads stdin otherwise. Read by
+    tokens, never compiled or parsed: the source is the student's (a parse can be made to cost
+    gigabytes); None where it does not tokenize."""
+    calls, looped, other = 0, False, False
+    blocks: list[bool] = []  # per indented block: is it a loop's?
+    line: list[str] = []  # the names of the logical line so far
+    opened = False  # the last logical line was a for/while header: its block is a loop
+    in_line = 0  # input() calls on this logical line
+    previous = ""
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            kind, text = token.type, token.string
+            if kind == tokenize.NAME:
+                other = other or text in _READS_ALL
+                line.append(text)
+            elif kind == tokenize.OP and text == "(" and previous == "input":
+                in_line += 1
+            elif kind == tokenize.INDENT:
+                blocks.append(opened)
+            elif kind == tokenize.DEDENT and blocks:
+                blocks.pop()
+            elif kind in (tokenize.NEWLINE, tokenize.ENDMARKER):
+                # a comprehension's "for" comes after its input(): judge the whole line
+                if in_line and (any(blocks) or "for" in line or "while" in line):
+                    looped = True
+                calls += in_line
+                opened = line[:1] in (["for"], ["while"]) or line[:2] == ["async", "for"]
+                line, in_line = [], 0
+            if kind not in (tokenize.NL, tokenize.COMMENT):
+                previous = text
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return calls, looped, other
+
+
+def _one_input_for_all(outcome: CaseOutcome, script: Path, source: str) -> str | None:
+    """One input() call, outside any loop, for an input of several lines: the rest is never
+    read."""
+    if outcome.passed or outcome.verdict not in (Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR):
+        return None
+    lines = [line for line in outcome.case.input.decode(errors="replace").splitlines() if line]
+    if len(lines) < 2:
+        return None
+    found = _input_calls(source)
+    if found is None or found != (1, False, False):
+        return None
+    return (
+        f"input() reads one line, and this input has {len(lines)}: call input() once per "
+        "line, or read them all with sys.stdin.read().split()"
+    )
+
+
 RULES: tuple[Callable[[CaseOutcome, Path], str | None], ...] = (
     _sibling_module,
+    _input_past_the_end,
     _empty_output,
     _prompt_glued,
+    _blank_line,  # before the next: an empty line is not a prompt or a debug print
     _extra_lines_first,
+    _printed_none,
+    _printed_a_container,
+)
+# Rules that read the submission's text, as the grader read it (never the file again)
+SOURCE_RULES: tuple[Callable[[CaseOutcome, Path, str], str | None], ...] = (
+    _one_input_for_all,
 )
 
 
-def advise(outcome: CaseOutcome, script: Path) -> str | None:
-    """The first rule's advice for ``outcome`` of ``script``, if one recognises the mistake."""
+def advise(outcome: CaseOutcome, script: Path, source: str = "") -> str | None:
+    """The first rule's advice for ``outcome`` of ``script`` (whose text is ``source``), if one
+    recognises the mistake."""
     if outcome.passed:
         return None
     for rule in RULES:
         said = rule(outcome, script)
         if said is not None:
             return said
+    if source:
+        for text_rule in SOURCE_RULES:
+            said = text_rule(outcome, script, source)
+            if said is not None:
+                return said
     return None
