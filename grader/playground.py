@@ -10,7 +10,7 @@ from .expected import reference_output
 from .grading import run_case
 from .judging.errors import ExitCode, GraderError
 from .judging.judge import RIGHT_ANYWAY
-from .judging.records import Case, CaseOutcome, Comparison, Verdict
+from .judging.records import SHOWS_DETAILS, Case, CaseOutcome, Comparison, Verdict
 from .material import Material, material, validate
 from .plan import Plan
 from .render.escape import safe
@@ -23,6 +23,7 @@ class Tried:
     reference: str | None  # what the reference printed; None where it is not at hand
     invalid: str | None  # why the input is outside the statement, when a validator says so
     why_alone: str = ""  # why there is no reference output to show, when there is none
+    case: str = ""  # the public case whose input this is, whose expected output it is judged on
 
     @property
     def exit_code(self) -> int:
@@ -44,7 +45,8 @@ class Tried:
                 lines.append(f"{o.verdict.value}: {safe(o.message)}")
             lines.append(f"({self.why_alone})")
         else:
-            lines += ["reference output:", *_indented(self.reference)]
+            said = f"expected output (case {safe(self.case)})" if self.case else "reference output"
+            lines += [f"{said}:", *_indented(self.reference)]
             lines.append(f"{o.verdict.value}: {safe(o.message)}")
         return "\n".join(lines) + "\n"
 
@@ -62,12 +64,43 @@ def _material(plan: Plan) -> Material | None:
         return None
 
 
+def _same_input(one: bytes, other: bytes) -> bool:
+    """The same input as a case's, whatever the line ends and the final newline of its file."""
+
+    def norm(data: bytes) -> bytes:
+        return data.replace(b"\r\n", b"\n").rstrip(b"\n")
+
+    return norm(one) == norm(other)
+
+
+def _public_case(plan: Plan, data: bytes) -> Case | None:
+    """The case of the plan, shown in full to students, whose input ``data`` is."""
+    for case in plan.cases:
+        if SHOWS_DETAILS[case.visibility] and not case.secret and _same_input(case.input, data):
+            return case
+    return None
+
+
 def try_input(plan: Plan, submission: Submission, data: bytes) -> Tried:
-    """``submission`` (checked) on ``data``, beside the reference's output where it is here."""
+    """``submission`` (checked) on ``data``, judged on the public case whose input it is, else
+    beside the reference's output where the reference is here."""
+    script = submission.path.resolve()
+    public = _public_case(plan, data)
+    if public is not None:  # the case's own expected output, and its comparator: as grading
+        outcome = run_case(plan, script, public, text=submission.text)
+        return Tried(outcome, public.expected, None, case=public.name)
     found = _material(plan)
     invalid = validate(found, data) if found is not None else None
     reference = None
-    why = "no reference solution here to compare with: run a sample case's input"
+    names = [c.name for c in plan.cases if SHOWS_DETAILS[c.visibility] and not c.secret]
+    why = "no reference solution here to compare with" + (
+        f"; to compare with a case's expected output, run: grade {plan.exercise.name} "
+        f"{safe(str(submission.path))} -k NAME ({', '.join(names[:4])}"
+        + (", ..." if len(names) > 4 else "")
+        + ")"
+        if names
+        else ""
+    )
     if found is not None and invalid is not None:
         why = "no reference output: the input is outside the statement"
     elif found is not None:
@@ -77,7 +110,6 @@ def try_input(plan: Plan, submission: Submission, data: bytes) -> Tried:
     case = Case(name="your-input", input=data, expected=reference or "", title="your input")
     # without a reference there is nothing to compare with (a checker needs the expected too)
     compare = None if reference is not None else _nothing_to_compare
-    script = submission.path.resolve()
     outcome = run_case(plan, script, case, text=submission.text, comparator=compare)
     if reference is None:  # nor anything to have been right about
         outcome = replace(outcome, message=outcome.message.replace(RIGHT_ANYWAY, ""))

@@ -71,6 +71,29 @@ def test_run_without_a_reference_just_runs(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert "your output:\n  3\n" in result.stdout
     assert "no reference solution here" in result.stdout
+    # where to look instead: the cases, by name
+    assert f"to compare with a case's expected output, run: grade add {script} -k NAME" in (
+        result.stdout
+    )
+    assert "(01-sample, 02-negative, 03-single)" in result.stdout  # never the secret 04
+
+
+@pytest.mark.parametrize("given", [b"-5 2\n", b"-5 2\r\n", b"-5 2"], ids=["lf", "crlf", "no end"])
+def test_run_on_a_public_cases_input_judges_it_on_that_case(tmp_path: Path, given: bytes) -> None:
+    """A sample's input, run by hand, compared nothing without a reference (a student's copy)
+    and said 'run a sample case's input' again; a wrong output exited 0."""
+    course = tmp_path / "course"
+    shutil.copytree(COURSE / "exercises", course / "exercises", dirs_exist_ok=True)
+    shutil.copytree(COURSE / "cases", course / "cases", dirs_exist_ok=True)
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text("print(sum(abs(int(x)) for x in input().split()))\n")
+    result = run("run", "add", str(wrong), "--root", str(course), input=given)
+    assert result.exit_code == 1
+    assert "expected output (case 02-negative):\n  -3\n" in result.stdout
+    assert "wrong_answer: line 1, token 1: expected '-3', got '7'" in result.stdout
+    (tmp_path / "right.py").write_text(PASSES)
+    right = run("run", "add", str(tmp_path / "right.py"), "--root", str(course), input=given)
+    assert right.exit_code == 0 and "passed: output matches" in right.stdout
 
 
 def test_show_samples_writes_the_sample_cases(tmp_path: Path) -> None:
