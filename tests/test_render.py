@@ -245,3 +245,28 @@ def test_long_lines_are_cut_around_the_mismatch() -> None:
     caret_line = text.splitlines()[text.splitlines().index(got_line) + 1]
     assert len(got_line) < 130
     assert got_line[caret_line.index("^") :].startswith("351")
+
+
+def test_a_line_of_spaces_is_not_an_empty_line() -> None:
+    """specdec's blank-line case: "   " and "" looked the same under input."""
+    outcome = _outcome(
+        "blank", Verdict.RUNTIME_ERROR, "exited with code 1", input="a b\n   \n\t\n\nc\n"
+    )
+    text = render("plain", Report("quantize", "my.py", (outcome,)).feedback())
+    rows = [line[15:] for line in text.splitlines() if line.startswith("     ")]
+    start = rows.index("a b")
+    assert rows[start : start + 5] == ["a b", "␠␠␠", "⇥", "", "c"]
+
+
+def test_a_long_problem_hangs_under_its_first_line() -> None:
+    """A time-out's message runs to ~200 characters: wrapped by us, under the value column,
+    not by the terminal at its edge."""
+    message = "no answer within 5 s; " + "stopped after printing 2 of the 4 expected lines " * 4
+    outcome = _outcome("slow", Verdict.TIMEOUT, message.strip(), input="x")
+    text = render("plain", Report("quantize", "my.py", (outcome,)).feedback())
+    rows = [line for line in text.splitlines() if line.startswith("     ")]
+    first = next(i for i, line in enumerate(rows) if line.lstrip().startswith("problem"))
+    assert len(rows[first]) <= 100 and rows[first + 1].startswith(" " * 15)
+    assert rows[first + 1][15] != " "
+    joined = " ".join(r[15:] for r in rows[first : first + 3]).strip()
+    assert joined.startswith(message.strip()[:150])

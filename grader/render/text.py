@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import io
 import re
+import textwrap
 
 from rich.console import Console
 from rich.text import Text
@@ -105,7 +106,7 @@ class TextReport:
             _row(out, "", f"the same mistake as {safe(first)}, above", "dim")
             if outcome.hint and outcome.hint not in self._hints:  # what the first did not say
                 self._hints.add(outcome.hint)
-                _row(out, "hint", f"this case checks: {safe(outcome.hint)}", "cyan")
+                _prose(out, "hint", f"this case checks: {safe(outcome.hint)}", "cyan")
             return out
         if outcome.hint:
             self._hints.add(outcome.hint)
@@ -116,7 +117,7 @@ class TextReport:
         if d is not None:  # said once, above the details, instead of the case's hint
             first = self._known.setdefault(d.mistake, outcome.name)
             said = d.message if first == outcome.name else f"the known mistake of {first}, above"
-            _row(out, "mistake", safe(said), "bold magenta")
+            _prose(out, "mistake", safe(said), "bold magenta")
         _details(out, outcome)
         if self.diff and outcome.details_shown and outcome.comparison is not None:
             full_diff(out, outcome.expected, outcome.stdout)
@@ -239,7 +240,7 @@ def case_details(outcome: CaseFeedback) -> str:
         return ""
     out = Text()
     if outcome.diagnosis is not None:  # in place of the case's hint, which _details leaves out
-        _row(out, "mistake", safe(outcome.diagnosis.message))
+        _prose(out, "mistake", safe(outcome.diagnosis.message))
     _details(out, outcome)
     return "\n".join(line[5:] for line in out.plain.splitlines()) + "\n"
 
@@ -250,6 +251,23 @@ def _lines(n: int) -> str:
 
 def _num(value: float) -> str:
     return f"{value:g}"
+
+
+def _prose(out: Text, label: str, value: str, style: str = "") -> None:
+    """A sentence (a problem, advice, a hint) wrapped at ``LINE_WIDTH``, its later lines hung
+    under its first: a terminal would wrap it at its edge, back to the first column."""
+    width = LINE_WIDTH - 5 - _LABEL
+    lines = textwrap.wrap(value, width, break_long_words=False, break_on_hyphens=False)
+    for line in lines or [""]:
+        _row(out, label, line, style)
+        label = ""
+
+
+def _visible_blank(line: str) -> str:
+    """A line of spaces shown as such (␠, and ⇥ for a tab): else it looks like an empty one."""
+    if line and not line.strip(" \t"):
+        return line.replace(" ", "␠").replace("\t", "⇥")
+    return line
 
 
 def _row(out: Text, label: str, value: str | Text, style: str = "") -> None:
@@ -266,7 +284,7 @@ def _block(out: Text, label: str, text: str, max_lines: int, *, tail: bool = Fal
         _row(out, label, f"… ({_lines(more)} earlier)", "dim")
         label = ""
     for line in shown:
-        _row(out, label, shorten(safe(line), LINE_WIDTH))
+        _row(out, label, shorten(safe(_visible_blank(line)), LINE_WIDTH))
         label = ""
     if more > 0 and not tail:
         _row(out, "", f"… ({_lines(more)} more)", "dim")
@@ -278,7 +296,7 @@ def _details(out: Text, outcome: CaseFeedback) -> None:
     if not outcome.details_shown:
         _row(out, "", "hidden case: no input or output is shown", "dim")
         return
-    _row(out, "problem", safe(outcome.message), _STYLE[outcome.verdict])
+    _prose(out, "problem", safe(outcome.message), _STYLE[outcome.verdict])
     if outcome.verdict not in (Verdict.GRADER_ERROR, Verdict.SKIPPED):  # nothing ran on it
         _block(out, "input", outcome.input, INPUT_LINES)
     if outcome.comparison is not None and not outcome.comparison.ok:
@@ -291,9 +309,9 @@ def _details(out: Text, outcome: CaseFeedback) -> None:
         stream = outcome.stderr if " on stderr;" in outcome.message else outcome.stdout
         _block(out, "printed", stream, INPUT_LINES)  # how it began: usually a loop's output
     if outcome.advice:
-        _row(out, "advice", safe(outcome.advice), "bold cyan")
+        _prose(out, "advice", safe(outcome.advice), "bold cyan")
     if outcome.hint:  # beside a named mistake too: the hint may be what names the bug
-        _row(out, "hint", f"this case checks: {safe(outcome.hint)}", "cyan")
+        _prose(out, "hint", f"this case checks: {safe(outcome.hint)}", "cyan")
 
 
 def _token_span(line: str, index: int) -> tuple[int, int] | None:
@@ -320,6 +338,7 @@ def _window(line: str, span: tuple[int, int] | None) -> tuple[str, tuple[int, in
 
 
 def _shown_line(line: str, token: int | None, style: str) -> tuple[Text, tuple[int, int] | None]:
+    line = _visible_blank(line)
     span = _token_span(line, token) if token else None
     text, span = _window(line, span)
     shown = Text(text)
