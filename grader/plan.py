@@ -53,10 +53,6 @@ class Plan:
     mistakes: Mistakes = field(default_factory=Mistakes)  # known-wrong outputs, per case
     max_submission_bytes: int = MAX_SUBMISSION_BYTES
 
-    def notice(self) -> str | None:
-        """The sandbox's one line on what is not isolated here, if anything."""
-        return self.sandbox.notice() if self.sandbox is not None else None
-
     def cancel(self) -> None:
         """End the runs in progress and refuse new ones (Ctrl-C): the plan is spent after it."""
         if self.sandbox is not None:

@@ -291,6 +291,7 @@ def plan_for(
     jobs: int | None = None,
     isolation: str = "fork",
     submissions: Sequence[Path] = (),
+    verbose: bool = False,
 ) -> Plan:
     """Prepare EXERCISE's grading run of ``submissions``; say once which course grades them
     (where it was found by walking up) and what the sandbox lacks on this machine.
@@ -318,7 +319,8 @@ def plan_for(
     root = exercise.root
     if root.kind is RootKind.COURSE:  # found by walking up: say which, it may not be the one meant
         _say(f"graded by the course {root.name} at {root.path} (its grade.toml)")
-    _say(plan.notice())
+    if plan.sandbox is not None:
+        _say_sandbox(plan.sandbox, verbose)
     if cases_dir is None:
         from ..cases import secret_cases_elsewhere
 
@@ -352,8 +354,14 @@ def teacher_sandbox(where: Root, sandbox_mode: str | None) -> Sandbox:
     from ..plan import open_sandbox
 
     sandbox = open_sandbox(where, mode=_mode(sandbox_mode, where))
-    _say(sandbox.notice())
+    _say_sandbox(sandbox, verbose=False)
     return sandbox
+
+
+def _say_sandbox(sandbox: Sandbox, verbose: bool) -> None:
+    from .notice import sandbox_line
+
+    _say(sandbox_line(sandbox, verbose=verbose, environ=os.environ))
 
 
 @click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})

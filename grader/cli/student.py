@@ -152,6 +152,7 @@ def check(
         jobs=jobs,
         isolation=isolation,
         submissions=[submission],
+        verbose=verbosity > 0,
     )
     cases = selection.select(plan.cases, keywords)
     if last_failed:

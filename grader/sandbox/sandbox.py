@@ -203,6 +203,25 @@ class Sandbox:
         said = f"isolation is reduced on this machine: {lost}, because {why}; to fix: {fixes}"
         return said + (fresh if self.fresh_because else "")
 
+    def brief(self) -> str | None:
+        """``notice`` in one short line for a student's own machine, where a kernel setting is
+        not theirs to change for practice; None where there is nothing to say."""
+        if self.portable or self.mode is SandboxMode.OFF or self.notice() is None:
+            return self.notice()
+        names = {
+            Layer.NAMESPACES: "namespaces",
+            Layer.LANDLOCK: "Landlock",
+            Layer.SECCOMP: "seccomp",
+        }
+        held = [name for layer, name in names.items() if layer in self.layers]
+        if not held:
+            return (
+                "runs are not isolated on this machine: fine for practice with your own code "
+                "(-v says why)"
+            )
+        listed = ", ".join(held[:-1]) + f" and {held[-1]}" if len(held) > 1 else held[0]
+        return f"runs are isolated by {listed} only: fine for practice (-v says what is missing)"
+
     def _probe(self) -> dict[str, str]:
         with tempfile.TemporaryDirectory(prefix="grade-probe-") as tmp:
             script = Path(tmp) / "probe.py"
