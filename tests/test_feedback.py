@@ -80,8 +80,7 @@ def test_a_compile_error_is_said_once_without_hints(tmp_path: Path) -> None:
             "advice    line 1 starts with '[': print() of a list",
         ),
         (
-            "def solve(line):\n    total = sum(map(int, line.split()))\n"
-            "\nprint(solve(input()))\n",
+            "def solve(line):\n    total = sum(map(int, line.split()))\n\nprint(solve(input()))\n",
             "advice    line 1 of your output is None",
         ),
     ],

@@ -189,3 +189,16 @@ def test_watch_says_why_watchfiles_is_missing(
         monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(UsageError, match=said):
         watch_and_regrade(tmp_path / "my.py", lambda: pytest.fail("graded"))
+
+
+def test_the_running_line_shows_the_waited_cases_time_against_its_limit() -> None:
+    """'running: 0/4 cases done' said nothing of how long against the limit."""
+    import io
+
+    from grader.cli.live import Live
+
+    live = Live(["a", "b"], color=False, verbosity=0, out=io.StringIO(), status=None, limit_s=5)
+    started = live._since
+    assert live.status_line(0, started + 3.24) == "⠋ running: 0/2 cases done · case 1: 3.2 s of 5 s"
+    untimed = Live(["a"], color=False, verbosity=0, out=io.StringIO(), status=None)
+    assert untimed.status_line(1, started) == "⠙ running: 0/1 cases done"

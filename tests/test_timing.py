@@ -119,7 +119,13 @@ def test_what_a_runs_times_mean(clock: Clock, verdict: TimeVerdict) -> None:
         (
             TimeVerdict.WALL_TIME,
             Clock(wall_s=12.5, queued_s=7.5, cpu_s=5.0, stopped=True),
-            ["within 5 s of its own (12.5 s on the clock, 7.5 s of them waiting for a CPU"],
+            ["within 5 s of its own time (12.5 s on the clock, 7.5 s of them waiting for a CPU"],
+            [],
+        ),
+        (  # the clock ran past the limit with no wait measured: both clocks still said
+            TimeVerdict.WALL_TIME,
+            Clock(wall_s=12.54, queued_s=0.0, cpu_s=5.0, stopped=True),
+            ["within 5 s of its own time (12.5 s on the clock: the machine was busy)"],
             [],
         ),
         (

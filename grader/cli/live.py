@@ -5,6 +5,7 @@ terminal a status line on stderr while a case is running."""
 from __future__ import annotations
 
 import threading
+import time
 from typing import TextIO
 
 from rich.text import Text
@@ -27,6 +28,7 @@ class Live:
         diff: bool = False,
         out: TextIO,
         status: TextIO | None,
+        limit_s: float | None = None,
     ) -> None:
         self.report = TextReport(titles, verbosity, diff=diff)
         self.color = color
@@ -35,6 +37,8 @@ class Live:
         self.total = len(titles)
         self.done = 0
         self.compile_error = False
+        self.limit_s = limit_s  # each case's time limit, shown against the waiting case's time
+        self._since = time.monotonic()  # when the case waited for began to be waited for
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._spinner: threading.Thread | None = None
@@ -50,6 +54,7 @@ class Live:
 
     def start(self, exercise: str, submission: str, compile_error: str) -> None:
         self.compile_error = bool(compile_error)
+        self._since = time.monotonic()
         self._write(self.report.header(exercise, submission, compile_error))
         if self.status is not None and not compile_error:
             self._spinner = threading.Thread(target=self._spin, daemon=True)
@@ -58,7 +63,17 @@ class Live:
     def on_case(self, shown: CaseFeedback) -> None:
         """One case, as the student may see it (the grading loop applied visibility)."""
         self.done += 1
+        self._since = time.monotonic()
         self._write(self.report.case(shown, compile_error=self.compile_error))
+
+    def status_line(self, frame: int, now: float) -> str:
+        """The running line: how far, and how long the next case to report has been waited
+        for, against its limit (a case over it on the clock is on a busy machine's stretch)."""
+        spin = _FRAMES[frame % len(_FRAMES)]
+        line = f"{spin} running: {self.done}/{self.total} cases done"
+        if self.limit_s is not None and self.done < self.total:
+            line += f" · case {self.done + 1}: {now - self._since:.1f} s of {self.limit_s:g} s"
+        return line
 
     def _spin(self) -> None:
         frame = 0
@@ -66,8 +81,7 @@ class Live:
         while not self._stop.wait(0.1):
             with self._lock:
                 assert self.status is not None
-                spin = _FRAMES[frame % len(_FRAMES)]
-                self.status.write(f"{_CLEAR}{spin} running: {self.done}/{self.total} cases done")
+                self.status.write(_CLEAR + self.status_line(frame, time.monotonic()))
                 self.status.flush()
             frame += 1
 

@@ -164,7 +164,7 @@ def check(
     plan = replace(plan, cases=cases, stop_after_failure=exitfirst)
 
     def once() -> Feedback:
-        live = _live(fmt, output, verbosity, diff, [c.title for c in cases])
+        live = _live(fmt, output, verbosity, diff, [c.title for c in cases], plan.limits.time_s)
         checked = unread.pop() if unread else check_submission(submission, limit)
         shown = path_text(submission)
         try:
@@ -241,7 +241,7 @@ def _fuzz(plan: Plan, submission: Path, count: int, seed: int, save_case: str | 
 
 
 def _live(
-    fmt: str, output: Path | None, verbosity: int, diff: bool, titles: list[str]
+    fmt: str, output: Path | None, verbosity: int, diff: bool, titles: list[str], limit_s: float
 ) -> Live | None:
     """The printer as-it-goes, for a human report on stdout; None for any other."""
     if output is not None or fmt not in ("auto", "rich", "plain"):
@@ -257,6 +257,7 @@ def _live(
         diff=diff,
         out=sys.stdout,
         status=sys.stderr if sys.stderr.isatty() else None,
+        limit_s=limit_s,
     )
 
 

@@ -221,9 +221,7 @@ RULES: tuple[Callable[[CaseOutcome, Path], str | None], ...] = (
     _printed_a_container,
 )
 # Rules that read the submission's text, as the grader read it (never the file again)
-SOURCE_RULES: tuple[Callable[[CaseOutcome, Path, str], str | None], ...] = (
-    _one_input_for_all,
-)
+SOURCE_RULES: tuple[Callable[[CaseOutcome, Path, str], str | None], ...] = (_one_input_for_all,)
 
 
 def advise(outcome: CaseOutcome, script: Path, source: str = "") -> str | None:

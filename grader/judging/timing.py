@@ -122,11 +122,13 @@ def time_message(verdict: TimeVerdict, limit_s: float, clock: Clock, progress: s
     if verdict is not TimeVerdict.WALL_TIME:
         return ""
     message = f"no answer within {limit_s:g} s"
-    if clock.queued_s >= 0.1 and clock.wall_s > limit_s + 0.1:  # the clock read more: say why
-        message += (
-            f" of its own ({clock.wall_s:.1f} s on the clock, {clock.queued_s:.1f} s of them "
-            "waiting for a CPU this busy machine gave others)"
+    if clock.wall_s > limit_s + 0.1:  # the clock read more (the time column shows it): say why
+        waited = (
+            f", {clock.queued_s:.1f} s of them waiting for a CPU this busy machine gave others"
+            if clock.queued_s >= 0.1
+            else ": the machine was busy"
         )
+        message += f" of its own time ({clock.wall_s:.1f} s on the clock{waited})"
     message += stopped
     if clock.cpu_s is not None and clock.cpu_s < limit_s * WAITING_BELOW:
         message += (
