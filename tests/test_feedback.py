@@ -180,3 +180,30 @@ def test_a_passing_case_has_no_hint_in_json(tmp_path: Path) -> None:
     solution = COURSE / "reference" / "add" / "solution.py"
     report = json.loads(grade(solution, "--format", "json").stdout)
     assert report["cases"] and not [c for c in report["cases"] if "hint" in c]
+
+
+@pytest.mark.parametrize(
+    ("exercise", "script", "case", "said"),
+    [
+        ("quantize", "quantize_half_up.py", "03", "int(x + 0.5) and int(x) are"),
+        ("quantize", "zero_division", "04", "has scale 0; do not divide by it"),
+        ("specdec", "blank_lines_crash", "05", "Skip lines that are empty"),
+        ("specdec", "specdec_eof.py", "01", "input() was called after the last line"),
+    ],
+)
+def test_the_hint_that_names_the_bug_is_in_every_format(
+    exercise: str, script: str, case: str, said: str
+) -> None:
+    """The mistakes of issue 25, graded on the shipped exercise's public case that names them:
+    plain, rich and JSON all say it (the browser: tests/test_site.py)."""
+    from conftest import SCRIPTS, TESTS
+
+    path = (
+        SCRIPTS / script
+        if script.endswith(".py")
+        else (TESTS.parent / "reference" / exercise / "wrong" / f"{script}.py")
+    )
+    for fmt in ("plain", "rich", "json"):
+        argv = [exercise, str(path), "-k", case, "--format", fmt]
+        out = CliRunner().invoke(cli, argv, catch_exceptions=False).stdout
+        assert said in (out if fmt != "json" else json.dumps(json.loads(out))), (fmt, out)

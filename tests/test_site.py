@@ -117,7 +117,16 @@ def test_the_sites_python_judges_as_grade_does(root: Root, tmp_path: Path) -> No
     pickled.write_text(right + "import pickle\nclass A: pass\npickle.dumps(A())\n")
     known = material / "quantize" / "wrong" / "round_half_up.py"  # a named mistake
     odd = [SCRIPTS / f"{n}.py" for n in ("crash_after_output", "invalid_utf8", "flood_stdout")]
-    _judged_alike(root, tmp_path, "quantize", [known, broken, prompted, pickled, *odd])
+    # the mistakes whose hint names the bug (issue 25): a crash on a zero group, int(x + 0.5)
+    zero = material / "quantize" / "wrong" / "zero_division.py"
+    half_up = SCRIPTS / "quantize_half_up.py"
+    _judged_alike(
+        root, tmp_path, "quantize", [known, broken, prompted, pickled, zero, half_up, *odd]
+    )
+    # specdec's blank line, and input() past the end of the input
+    eof = SCRIPTS / "specdec_eof.py"
+    blank = material / "specdec" / "wrong" / "blank_lines_crash.py"
+    _judged_alike(root, tmp_path, "specdec", [blank, eof])
     # a checker's exercise: the checker runs in the browser too
     _judged_alike(root, tmp_path, "top-k", [material / "top-k" / "wrong" / "string_sort.py"])
 

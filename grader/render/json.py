@@ -29,6 +29,8 @@ def _case(c: CaseFeedback) -> dict[str, Any]:
     }
     if c.hint is not None:  # what the case checks, where its verdict is about it (HINTED)
         found["hint"] = c.hint
+    if c.advice is not None:  # a recognised mistake's advice (diagnose.py)
+        found["advice"] = c.advice
     if c.diagnosis is not None:  # only where a known mistake matched
         found["diagnosis"] = {"mistake": c.diagnosis.mistake, "hint": c.diagnosis.message}
     return found
@@ -89,6 +91,7 @@ def _case_from_dict(data: Mapping[str, Any]) -> CaseFeedback:
         max_points=float(data["max_points"]),
         visibility=visibility,
         hint=None if data.get("hint") is None else str(data["hint"]),
+        advice=None if data.get("advice") is None else str(data["advice"]),
         diagnosis=_diagnosis(data.get("diagnosis")),
     )
 
