@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import glob
 import itertools
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -151,11 +152,33 @@ def _expand(path: Path, limit: int, expected: str | None) -> list[Submission]:
     return found
 
 
-def parse_shard(text: str) -> Shard:
+# Where each CI engine says which parallel job this is: (index variable, 0- or 1-based, total
+# variable). GitLab's `parallel: N`; a Kubernetes Indexed Job (which has no total: the job's spec
+# sets GRADE_SHARD_TOTAL, as examples/ci/k8s-indexed-job.yaml does); GRADE_SHARD=K/N anywhere.
+SHARD_VARIABLES = (
+    ("CI_NODE_INDEX", 1, "CI_NODE_TOTAL"),
+    ("JOB_COMPLETION_INDEX", 0, "GRADE_SHARD_TOTAL"),
+)
+
+
+def parse_shard(text: str, environ: Mapping[str, str] | None = None) -> Shard:
+    """``--shard K/N``, or ``auto``: the slice the CI engine's variables name."""
     try:
-        return Shard.parse(text)
+        if text != "auto":
+            return Shard.parse(text)
+        env = os.environ if environ is None else environ
+        if env.get("GRADE_SHARD"):
+            return Shard.parse(env["GRADE_SHARD"])
+        for index, base, total in SHARD_VARIABLES:
+            if env.get(index) and env.get(total):
+                k, n = env[index], env[total]
+                if not (k.isdecimal() and n.isdecimal()):
+                    raise ValueError(f"{index}={k!r} and {total}={n!r} are not whole numbers")
+                return Shard(int(k) + 1 - base, int(n))
     except ValueError as exc:
         raise UsageError(f"--shard: {exc}") from None
+    names = ", ".join(f"{i} and {t}" for i, _, t in SHARD_VARIABLES)
+    raise UsageError(f"--shard auto: none of GRADE_SHARD, {names} is set")
 
 
 def shard(submissions: Sequence[Submission], part: Shard) -> list[Submission]:

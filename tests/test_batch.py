@@ -200,7 +200,7 @@ def test_sharded_batches_merge_into_the_whole(course: Root, klass: Path, tmp_pat
         parts.append(out)
     merged, csv_out = tmp_path / "all.json", tmp_path / "all.csv"
     result = CliRunner().invoke(
-        cli, ["merge", str(merged), *map(str, parts), "--csv", str(csv_out)]
+        cli, ["merge", "-o", str(merged), *map(str, parts), "--csv", str(csv_out)]
     )
     assert result.exit_code == 0, result.output
     book = json.loads(merged.read_text())
@@ -208,23 +208,28 @@ def test_sharded_batches_merge_into_the_whole(course: Root, klass: Path, tmp_pat
     assert names == ["=cmd()", "alice", "bob", "carol", "dave", "erin", "report.pdf"]
     assert csv_out.read_text().count("\n") == 8
     again = CliRunner().invoke(
-        cli, ["merge", str(tmp_path / "x.json"), str(parts[0]), str(parts[0])]
+        cli, ["merge", "-o", str(tmp_path / "x.json"), str(parts[0]), str(parts[0])]
     )
     assert again.exit_code == 2 and f"{parts[0]} and {parts[0]} are both shard 1/3" in again.stderr
-    partial = CliRunner().invoke(cli, ["merge", str(tmp_path / "y.json"), *map(str, parts[:2])])
+    partial = CliRunner().invoke(
+        cli, ["merge", "-o", str(tmp_path / "y.json"), *map(str, parts[:2])]
+    )
     assert partial.exit_code == 2 and "shard 3/3 is missing" in partial.stderr
     assert not (tmp_path / "y.json").exists()
     allowed = CliRunner().invoke(
-        cli, ["merge", str(tmp_path / "y.json"), *map(str, parts[:2]), "--allow-partial"]
+        cli, ["merge", "-o", str(tmp_path / "y.json"), *map(str, parts[:2]), "--allow-partial"]
     )
     assert allowed.exit_code == 0, allowed.output
-    # the output forgotten: shard 1's gradebook was silently replaced by the merge of 2 and 3
+    # the output forgotten: shard 1's gradebook was silently replaced by the merge of 2 and 3;
+    # the output is an option now, and a shard's gradebook is never one
     before = parts[0].read_bytes()
     forgot = CliRunner().invoke(cli, ["merge", *map(str, parts), "--allow-partial"])
-    assert forgot.exit_code == 2
-    assert f"{parts[0]} is the gradebook of shard 1/3: name the merged file first" in forgot.stderr
+    assert forgot.exit_code == 2 and "missing option '-o' / '--output'" in forgot.stderr
+    onto = CliRunner().invoke(cli, ["merge", "-o", str(parts[0]), *map(str, parts[1:])])
+    assert onto.exit_code == 2
+    assert f"{parts[0]} is the gradebook of shard 1/3: write the merge to another" in onto.stderr
     assert parts[0].read_bytes() == before
-    over = CliRunner().invoke(cli, ["merge", str(merged), *map(str, parts)])  # a merge again
+    over = CliRunner().invoke(cli, ["merge", "-o", str(merged), *map(str, parts)])  # again
     assert over.exit_code == 0, over.output
 
 
@@ -238,7 +243,9 @@ def test_merge_refuses_shards_graded_on_other_cases(
     spec = course_copy.exercises / "add.yaml"
     spec.write_text(spec.read_text().replace('  03-single:\n    title: "One number"\n', ""))
     assert _batch(course_copy, "add", str(klass), "--shard", "2/2", "--json", str(second))[0] == 0
-    result = CliRunner().invoke(cli, ["merge", str(tmp_path / "all.json"), str(first), str(second)])
+    result = CliRunner().invoke(
+        cli, ["merge", "-o", str(tmp_path / "all.json"), str(first), str(second)]
+    )
     assert result.exit_code == 2
     assert f"{second} was graded on other cases than {first}: -03-single" in result.stderr
     assert not (tmp_path / "all.json").exists()
@@ -254,11 +261,11 @@ def test_an_empty_selection_is_a_usage_error(course: Root, tmp_path: Path) -> No
 def test_merge_refuses_other_files(tmp_path: Path) -> None:
     other = tmp_path / "other.json"
     other.write_text('{"exercise": "quantize"}')
-    result = CliRunner().invoke(cli, ["merge", str(tmp_path / "out.json"), str(other)])
+    result = CliRunner().invoke(cli, ["merge", "-o", str(tmp_path / "out.json"), str(other)])
     assert result.exit_code == 2 and "not a grade gradebook" in result.stderr
     damaged = tmp_path / "damaged.json"
     damaged.write_text('{"kind": "grade-gradebook", "exercise": "add"}')
-    result = CliRunner().invoke(cli, ["merge", str(tmp_path / "out.json"), str(damaged)])
+    result = CliRunner().invoke(cli, ["merge", "-o", str(tmp_path / "out.json"), str(damaged)])
     assert result.exit_code == 2 and "damaged gradebook" in result.stderr
 
 

@@ -391,7 +391,7 @@ def test_gradebooks_never_replace_a_submission_or_a_merge_input(tmp_path: Path) 
     book = tmp_path / "book.json"
     assert grade_cli("batch", "add", str(mine), "--json", str(book), env=IN_COURSE).exit_code == 0
     before = book.read_text()
-    result = grade_cli("merge", str(book), str(book))
+    result = grade_cli("merge", "-o", str(book), str(book))
     assert result.exit_code == 2 and "is an input of merge" in result.stderr
     assert book.read_text() == before
 

@@ -223,3 +223,37 @@ def test_a_gradebook_file_round_trips_its_flags(tmp_path: Path) -> None:
     path.write_text(json.dumps({**json.loads(_book().to_json()), "submissions": [{"x": 1}]}))
     with pytest.raises(UsageError, match="is a damaged gradebook: KeyError"):
         Gradebook.load(path)
+
+
+@pytest.mark.parametrize(
+    ("environ", "shard"),
+    [
+        ({"CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "3"}, "1/3"),  # GitLab's parallel: 1-based
+        ({"CI_NODE_INDEX": "3", "CI_NODE_TOTAL": "3"}, "3/3"),
+        ({"JOB_COMPLETION_INDEX": "0", "GRADE_SHARD_TOTAL": "4"}, "1/4"),  # Kubernetes: 0-based
+        ({"JOB_COMPLETION_INDEX": "3", "GRADE_SHARD_TOTAL": "4"}, "4/4"),
+        ({"GRADE_SHARD": "2/5", "CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "3"}, "2/5"),  # ours first
+    ],
+)
+def test_shard_auto_reads_the_ci_engines_variables(environ: dict[str, str], shard: str) -> None:
+    from grader.batch import parse_shard
+
+    assert str(parse_shard("auto", environ)) == shard
+
+
+@pytest.mark.parametrize(
+    ("environ", "said"),
+    [
+        ({}, "none of GRADE_SHARD, CI_NODE_INDEX and CI_NODE_TOTAL"),
+        ({"JOB_COMPLETION_INDEX": "0"}, "none of GRADE_SHARD"),  # Kubernetes gives no total
+        ({"CI_NODE_INDEX": "4", "CI_NODE_TOTAL": "3"}, "K must be between 1 and N"),
+        ({"CI_NODE_INDEX": "x", "CI_NODE_TOTAL": "3"}, "not whole numbers"),
+        ({"GRADE_SHARD": "1-3"}, "a shard is K/N"),
+    ],
+)
+def test_shard_auto_says_what_it_lacks(environ: dict[str, str], said: str) -> None:
+    from grader.batch import parse_shard
+    from grader.judging.errors import UsageError
+
+    with pytest.raises(UsageError, match=said):
+        parse_shard("auto", environ)

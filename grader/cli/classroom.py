@@ -50,7 +50,12 @@ from .base import (
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write a Markdown summary: score histogram, each case's pass rate.",
 )
-@click.option("--shard", help="Grade only the K-th of N deterministic slices, e.g. 2/4.")
+@click.option(
+    "--shard",
+    help="Grade only the K-th of N deterministic slices, e.g. 2/4; auto: the CI engine's "
+    "(GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, a Kubernetes Indexed Job's JOB_COMPLETION_INDEX with "
+    "GRADE_SHARD_TOTAL, or GRADE_SHARD=K/N).",
+)
 @click.option(
     "--skip-after-timeout",
     is_flag=True,
@@ -171,9 +176,16 @@ def batch(
 
 
 @cli.command()
-@click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
 @click.argument(
     "inputs", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The merged gradebook to write (never a shard's: an option, so it cannot be forgotten).",
 )
 @click.option(
     "--csv",
@@ -183,22 +195,22 @@ def batch(
 )
 @click.option("--allow-partial", is_flag=True, help="Merge even when some shard K/N is missing.")
 def merge(out: Path, inputs: tuple[Path, ...], csv_file: Path | None, allow_partial: bool) -> None:
-    """Join the JSON gradebooks of grade batch --shard runs into OUT."""
+    """Join the JSON gradebooks of grade batch --shard runs (INPUTS) into --output."""
     from ..files import refuse_overwriting, write_atomically
     from ..gradebook import Gradebook, merge
     from ..judging.errors import GraderError, UsageError
     from ..render import classbook
 
     refuse_overwriting([out, csv_file], inputs, "an input of merge")
-    if out.is_file():  # grade merge s1.json s2.json s3.json: the output forgotten
+    if out.is_file():  # -o s1.json with s1 not among the inputs: still a shard's own
         try:
             label = Gradebook.load(out).shard
         except GraderError:
             label = None  # not a gradebook: an ordinary file to write over
         if label is not None:
             raise UsageError(
-                f"{out} is the gradebook of shard {label}: name the merged file first "
-                f"(grade merge merged.json {out} ...)"
+                f"{out} is the gradebook of shard {label}: write the merge to another file "
+                f"(grade merge -o merged.json {out} ...)"
             )
     merged = merge([(str(p), Gradebook.load(p)) for p in inputs], allow_partial=allow_partial)
     write_atomically(out, merged.to_json())

@@ -170,6 +170,7 @@ def test_batch_and_merge(course: Path) -> None:
         assert done.returncode == 0, done.stderr
     merged = grade(
         "merge",
+        "-o",
         "all.json",
         "s1.json",
         "s2.json",
