@@ -40,13 +40,14 @@ def main() -> None:
                 units=exercise.fuzz_units,
             )
             spent = time.perf_counter() - start
-            if found is None:
+            if found.finding is None:
                 print(f"{name}/{wrong.path.stem}: NOT FOUND in {args.count} inputs ({spent:.1f} s)")
                 continue
-            text = found.input.decode(errors="replace")
+            text = found.finding.case.input.decode(errors="replace")
             units = sum(len(line.split()) for line in text.splitlines())
             print(
-                f"{name}/{wrong.path.stem}: input {found.tried}, shrunk in {found.checks} runs "
+                f"{name}/{wrong.path.stem}: input {found.tried}, "
+                f"shrunk in {found.shrink_runs} runs "
                 f"to {len(text.splitlines())} lines, {units} tokens ({spent:.1f} s)"
             )
         for accepted in teacher.accepted_solutions():
@@ -60,7 +61,10 @@ def main() -> None:
                 units=exercise.fuzz_units,
             )
             spent = time.perf_counter() - start
-            verdict = "no disagreement" if found is None else f"DISAGREES on {found.input!r}"
+            finding = found.finding
+            verdict = (
+                "no disagreement" if finding is None else f"DISAGREES on {finding.case.input!r}"
+            )
             print(
                 f"{name}/accepted/{accepted.stem}: {args.accepted_count} inputs, {verdict} "
                 f"({spent:.1f} s)"

@@ -15,26 +15,16 @@ import random
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 
 from .expected import reference_output
 from .grading import run_case
 from .judging.errors import GraderError
-from .judging.records import Case, CaseOutcome, Verdict
+from .judging.records import Case, CaseOutcome, FuzzOutcome, Verdict
 from .material import Material, generate, validate
 from .plan import Plan
 from .submissions import Submission
 
 UNITS = ("lines", "tokens")
-
-
-@dataclass(frozen=True)
-class Finding:
-    input: bytes  # the shrunk input
-    outcome: CaseOutcome  # the submission's run on it, judged against the reference's output
-    seed: int  # the --seed that finds it again
-    tried: int  # generated inputs before the first disagreement
-    checks: int  # runs made while shrinking
 
 
 class _Oracle:
@@ -121,8 +111,9 @@ def fuzz(
     count: int,
     seed: int,
     units: tuple[str, ...] = UNITS,
-) -> Finding | None:
-    """Up to ``count`` generated inputs, sizes growing from 1; the first disagreement, shrunk."""
+) -> FuzzOutcome:
+    """Up to ``count`` generated inputs, sizes growing from 1; the first disagreement, shrunk
+    (the outcome's ``finding``: the submission's run on it, judged against the reference)."""
     if not material.generator.is_file():
         raise GraderError(f"{material.generator} is missing: --fuzz needs the generator")
     oracle = _Oracle(plan, material, submission)
@@ -142,8 +133,10 @@ def fuzz(
             for offset, (data, failing) in enumerate(batch):
                 if failing is None:
                     continue
+                before = oracle.checks
                 small = shrink(data, lambda d: oracle.outcome(d) is not None, units)
                 found = oracle.outcome(small)
                 assert found is not None  # shrink keeps what it was given
-                return Finding(small, found, seed, start + offset + 1, oracle.checks)
-    return None
+                runs = oracle.checks - before
+                return FuzzOutcome(seed, count, start + offset + 1, found, shrink_runs=runs)
+    return FuzzOutcome(seed, count, count)

@@ -3,11 +3,17 @@ for the same seed; and a clear refusal where the reference is not at hand."""
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+import junitparser
+import xmlschema
 from click.testing import CliRunner
-from conftest import COURSE, PlanFactory
+from conftest import COURSE, DATA, PlanFactory, script
 
 from grader.cli import cli
 from grader.fuzz import fuzz, shrink
@@ -43,11 +49,11 @@ def test_a_disagreement_is_shrunk_to_a_valid_minimal_input_the_same_each_time(
     teacher = material(add)
     first = fuzz(plan, teacher, check_submission(WRONG), count=30, seed=7)
     again = fuzz(plan, teacher, check_submission(WRONG), count=30, seed=7)
-    assert first is not None and again is not None
-    assert first.input == again.input  # deterministic for a seed
-    assert validate(teacher, first.input) is None  # every candidate is checked first
-    assert len(first.input.split()) == 1  # one number: dropping it leaves no valid input
-    assert first.outcome.verdict.value == "wrong_answer"
+    assert first.finding is not None and again.finding is not None
+    assert first.finding.case.input == again.finding.case.input  # deterministic for a seed
+    assert validate(teacher, first.finding.case.input) is None  # every candidate is checked first
+    assert len(first.finding.case.input.split()) == 1  # one number: dropping it leaves no input
+    assert first.finding.verdict.value == "wrong_answer"
 
 
 def test_fuzz_cli_reports_and_saves_the_case(tmp_path: Path) -> None:
@@ -56,7 +62,8 @@ def test_fuzz_cli_reports_and_saves_the_case(tmp_path: Path) -> None:
     args = ["add", str(WRONG), "--root", str(course), "-q", "--fuzz", "30", "--save-case", "f1"]
     result = CliRunner().invoke(cli, args, catch_exceptions=False)
     assert result.exit_code == 1
-    assert "disagrees; shrunk in" in result.stdout
+    assert "disagrees with the reference; shrunk in" in result.stdout
+    assert "saved as" in result.stdout and "saved the input fuzzing found" in result.stderr
     assert (course / "cases" / "add" / "public" / "f1.in").is_file()
 
 
@@ -68,3 +75,65 @@ def test_fuzz_without_the_reference_says_so(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2
     assert "--fuzz compares with the reference solution, which is not here" in result.stderr
+
+
+PAST_900 = script("add_wrong_past_900.py")  # passes all 4 cases; fuzzing catches it
+
+
+def _grade(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m grader`` itself: stdout, stderr and the exit status a CI job gets."""
+    return subprocess.run(
+        [sys.executable, "-m", "grader", *args, "--root", str(COURSE)],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+        timeout=120,
+    )
+
+
+def test_a_finding_is_in_the_json_report_and_its_exit_status() -> None:
+    done = _grade("add", str(PAST_900), "--format", "json", "--fuzz", "10")
+    report = json.loads(done.stdout)  # the report alone: one document
+    assert done.returncode == 1, done.stderr
+    assert (report["passed"], report["total"]) == (4, 4)  # every case passes; the fuzzing fails
+    fuzz = report["fuzz"]
+    assert (fuzz["seed"], fuzz["inputs"]) == (1, 10) and 1 <= fuzz["tried"] <= 10
+    found = fuzz["finding"]
+    assert found["status"] == "wrong_answer"
+    assert re.fullmatch(r"-?9[0-9][0-9]\n|-?1000\n", found["input"])  # one number, shrunk
+    assert found["expected"] == found["input"]  # the sum of one number is itself
+    assert found["got"] == "::error::pwned \x1b[31mred\n"  # data in JSON, exactly
+    assert found["save_case"] == (
+        f"grade add {PAST_900} --fuzz 10 --seed 1 --root {COURSE} --save-case fuzz-1"
+    )
+    assert found["saved"] is None
+
+
+def test_no_finding_is_said_in_the_report_and_exits_0() -> None:
+    solution = str(COURSE / "reference" / "add" / "solution.py")
+    done = _grade("add", solution, "--format", "json", "--fuzz", "6", "--seed", "3")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["fuzz"] == {"seed": 3, "inputs": 6, "tried": 6, "finding": None}
+
+
+def test_a_finding_is_a_failing_junit_test_and_the_xml_is_all_of_stdout() -> None:
+    done = _grade("add", str(PAST_900), "--format", "junit", "--fuzz", "10")
+    assert done.returncode == 1, done.stderr
+    xmlschema.XMLSchema(str(DATA / "grade-junit.xsd")).validate(done.stdout)
+    suite = junitparser.TestSuite.fromstring(done.stdout)
+    assert (suite.tests, suite.failures, suite.errors) == (5, 1, 0)
+    cases = {case.name: case for case in suite}
+    (failure,) = cases["fuzz: 10 generated inputs (seed 1)"].result
+    assert isinstance(failure, junitparser.Failure) and failure.type == "wrong_answer"
+    assert "\x1b" not in done.stdout  # escaped, as every student text is
+
+
+def test_the_text_report_ends_with_the_finding_and_no_line_is_a_ci_command() -> None:
+    done = _grade("add", str(PAST_900), "--format", "plain", "--fuzz", "10")
+    assert done.returncode == 1, done.stderr
+    _, fuzz = done.stdout.split("4/4 cases passed", 1)
+    assert "fuzz: input " in fuzz and "disagrees with the reference; shrunk in" in fuzz
+    assert "add it    grade add" in fuzz and "--save-case fuzz-1" in fuzz
+    assert "\\x1b[31mred" in fuzz and "\x1b" not in done.stdout
+    assert not [line for line in done.stdout.splitlines() if line.lstrip().startswith("::")]

@@ -12,7 +12,7 @@ from rich.console import Console
 
 from grader.grading import grade
 from grader.judging.compare import TokenComparator
-from grader.judging.records import Case, CaseOutcome, Report, Verdict, Visibility
+from grader.judging.records import Case, CaseOutcome, FuzzOutcome, Report, Verdict, Visibility
 from grader.plan import Plan
 from grader.render import FORMATS, choose, render
 from grader.render.escape import safe
@@ -270,3 +270,51 @@ def test_a_long_problem_hangs_under_its_first_line() -> None:
     assert rows[first + 1][15] != " "
     joined = " ".join(r[15:] for r in rows[first : first + 3]).strip()
     assert joined.startswith(message.strip()[:150])
+
+
+def fuzzed_report() -> Report:
+    """A report whose cases all pass and whose fuzzing found a hostile disagreement."""
+    passed = _outcome("01-sample", Verdict.PASSED, "output matches")
+    case = Case(name="fuzz", input=b"951\n", expected="951\n", title="fuzz")
+    found = CaseOutcome(
+        case=case,
+        verdict=Verdict.WRONG_ANSWER,
+        message="line 1, token 1: expected '951', got '::error::pwned'",
+        time_s=0.02,
+        exit_code=0,
+        stdout="::error::pwned \x1b[31mred\n",
+        comparison=TokenComparator()("951\n", "::error::pwned \x1b[31mred\n"),
+    )
+    fuzz = FuzzOutcome(
+        seed=1,
+        count=10,
+        tried=3,
+        finding=found,
+        shrink_runs=4,
+        save_case="grade add my.py --fuzz 10 --seed 1 --save-case fuzz-1",
+    )
+    return Report("add", "my.py", (passed,), started_at="2026-11-29T10:00:00", fuzz=fuzz)
+
+
+FUZZ_GOLDEN = {
+    "plain": "report_fuzz_plain.txt",
+    "json": "report_fuzz.json",
+    "junit": "report_fuzz_junit.xml",
+    "gradescope": "report_fuzz_gradescope.json",
+    "github": "report_fuzz_github.txt",
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(FUZZ_GOLDEN))
+def test_fuzz_finding_golden(golden: Golden, fmt: str) -> None:
+    golden(FUZZ_GOLDEN[fmt], render(fmt, fuzzed_report().feedback()))
+
+
+def test_a_fuzz_finding_fails_the_report_but_not_its_score() -> None:
+    feedback = fuzzed_report().feedback()
+    assert (feedback.passed, feedback.total, feedback.score) == (1, 1, 1.0)
+    assert feedback.exit_code == 1
+    for fmt in set(FORMATS) - {"html"}:  # each says it, the hostile output as data
+        text = render(fmt, feedback)
+        assert "::error::pwned \\x1b[31mred" in text or fmt in ("json", "gradescope"), fmt
+        assert not [line for line in text.splitlines() if line.startswith("::error::pwned")]

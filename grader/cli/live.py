@@ -10,9 +10,9 @@ from typing import TextIO
 
 from rich.text import Text
 
-from ..judging.records import CaseFeedback, Feedback
+from ..judging.records import CaseFeedback, Feedback, FuzzFeedback
 from ..render.escape import log_safe
-from ..render.text import TextReport, ansi
+from ..render.text import TextReport, ansi, fuzz_section
 
 _FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 _CLEAR = "\r\x1b[K"
@@ -98,3 +98,7 @@ class Live:
     def finish(self, feedback: Feedback, selected: str = "") -> None:
         self.stop()
         self._write(self.report.footer(feedback, selected=selected))
+
+    def fuzz(self, fuzz: FuzzFeedback) -> None:
+        """What ``--fuzz`` found, under the summary: it runs after the cases."""
+        self._write(fuzz_section(fuzz))

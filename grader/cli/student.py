@@ -25,10 +25,11 @@ from .base import (
 )
 
 if TYPE_CHECKING:
-    from ..judging.records import Feedback
+    from ..judging.records import Feedback, FuzzOutcome
     from ..material import Material
     from ..plan import Plan
     from ..spec import Exercise
+    from ..submissions import Submission
     from .live import Live
 
 
@@ -179,25 +180,30 @@ def check(
                 live.stop()
         if cases_dir is None:  # what failed on other cases says nothing of these
             selection.remember(report, submission, environ=os.environ)
+        if live is not None:  # the cases' summary at once; the fuzzing's section follows it
+            live.finish(report.feedback(), selected)
+        if fuzz_count is not None:  # part of the report: every format carries what it finds
+            name = save_case or f"fuzz-{seed}"
+            command = _save_case_command(spec.name, shown, fuzz_count, seed, root, timeout, name)
+            fuzzed = _fuzz(plan, checked, fuzz_count, seed, save_case, command)
+            report = replace(report, fuzz=fuzzed)
         feedback = report.feedback()
         if live is not None:
-            live.finish(feedback, selected)
+            if feedback.fuzz is not None:
+                live.fuzz(feedback.fuzz)
         else:
             from .output import emit
 
             emit(feedback, fmt, output=output, environ=os.environ, verbosity=verbosity, diff=diff)
         return feedback
 
+    if fuzz_count is not None:
+        _fuzz_material(spec)  # before any case runs: a student's install has no reference
     if watch:
         from .watch import watch_and_regrade
 
         watch_and_regrade(submission, once)  # until Ctrl-C
-    if fuzz_count is not None:
-        _fuzz_material(spec)  # before any case runs: a student's install has no reference
-    status = int(once().exit_code)
-    if fuzz_count is not None:
-        status = max(int(status), _fuzz(plan, submission, fuzz_count, seed, save_case))
-    sys.exit(status)
+    sys.exit(int(once().exit_code))  # a fuzz finding fails the report, and so the exit status
 
 
 def _fuzz_material(spec: Exercise) -> Material:
@@ -213,31 +219,49 @@ def _fuzz_material(spec: Exercise) -> Material:
         ) from None
 
 
-def _fuzz(plan: Plan, submission: Path, count: int, seed: int, save_case: str | None) -> int:
+def _save_case_command(
+    exercise: str,
+    submission: str,
+    count: int,
+    seed: int,
+    root: Path | None,
+    timeout: float | None,
+    name: str,
+) -> str:
+    """The command that finds the same input again and adds it as a case (a seed finds the same
+    input whatever the machine and the number of runs at once)."""
+    import shlex
+
+    from ..judging.text import path_text
+
+    words = ["grade", exercise, submission, "--fuzz", str(count), "--seed", str(seed)]
+    if root is not None:
+        words += ["--root", path_text(root)]
+    if timeout is not None:
+        words += ["--timeout", f"{timeout:g}"]
+    return shlex.join([*words, "--save-case", name])
+
+
+def _fuzz(
+    plan: Plan, checked: Submission, count: int, seed: int, save_case: str | None, command: str
+) -> FuzzOutcome:
+    from dataclasses import replace
+
     from ..fuzz import fuzz
-    from ..judging.errors import ExitCode
-    from ..render.escape import log_safe, safe
-    from ..submissions import check_submission
+    from ..judging.text import path_text
 
     teacher = _fuzz_material(plan.exercise)
-    checked = check_submission(submission, plan.max_submission_bytes)
     found = fuzz(plan, teacher, checked, count=count, seed=seed, units=plan.exercise.fuzz_units)
-    if found is None:
-        click.echo(f"fuzz: {count} generated inputs (seed {seed}): no disagreement")
-        return int(ExitCode.OK)
-    lines = found.input.decode(errors="replace").rstrip("\n").split("\n")
-    click.echo(
-        f"fuzz: input {found.tried} of seed {seed} disagrees; shrunk in {found.checks} runs to:"
-    )
-    for line in lines[:20]:
-        click.echo(log_safe(f"    {safe(line)}"))
-    click.echo(log_safe(f"  {found.outcome.verdict.value}: {safe(found.outcome.message)}"))
-    if save_case is not None:
-        from ..authoring import add_case
+    if found.finding is None:
+        return found
+    if save_case is None:
+        return replace(found, save_case=command)
+    from ..authoring import add_case
 
-        added = add_case(plan.exercise, save_case, found.input, runner=plan.runner)
-        click.echo(f"  saved as {(added.folder / save_case).absolute()}.in and .out")
-    return int(ExitCode.FAILED)
+    added = add_case(plan.exercise, save_case, found.finding.case.input, runner=plan.runner)
+    saved = path_text((added.folder / save_case).absolute())
+    click.echo(f"grade: saved the input fuzzing found as {saved}.in and .out", err=True)
+    return replace(found, save_case=command, saved=saved)
 
 
 def _live(

@@ -281,11 +281,60 @@ class _Tally:
         return round(sum(c.time_s for c in self._scored), 3)
 
     @property
+    def _fuzz_found(self) -> bool:
+        return False
+
+    @property
     def exit_code(self) -> ExitCode:
         # A grader error outranks a failure: the student's result is not known.
         if any(c.verdict is Verdict.GRADER_ERROR for c in self._scored):
             return ExitCode.GRADER_ERROR
-        return ExitCode.OK if self.passed == self.total else ExitCode.FAILED
+        failed = self.passed != self.total or self._fuzz_found  # a disagreement is a failure
+        return ExitCode.FAILED if failed else ExitCode.OK
+
+
+@dataclass(frozen=True)
+class FuzzOutcome:
+    """What ``--fuzz`` did: ``count`` generated inputs against the reference at most, and the
+    first disagreement shrunk; a case of no points, so the score is the cases' alone."""
+
+    seed: int
+    count: int  # the inputs asked for
+    tried: int  # generated inputs run: up to the first disagreement, else all of them
+    finding: CaseOutcome | None = None  # the submission's run on the shrunk input; None: agreed
+    shrink_runs: int = 0  # runs made while shrinking
+    save_case: str = ""  # the command that adds the shrunk input as a case
+    saved: str = ""  # where --save-case wrote it (NAME.in, .out beside it); "" when not asked
+
+    def feedback(self) -> FuzzFeedback:
+        finding = self.finding
+        return FuzzFeedback(
+            seed=self.seed,
+            count=self.count,
+            tried=self.tried,
+            # a generated input, no case's: visible (the Case says so), clipped like any case
+            finding=None if finding is None else finding.feedback(),
+            shrink_runs=self.shrink_runs,
+            save_case=self.save_case,
+            saved=self.saved,
+        )
+
+
+@dataclass(frozen=True)
+class FuzzFeedback:
+    """``FuzzOutcome`` as reports show it."""
+
+    seed: int
+    count: int
+    tried: int
+    finding: CaseFeedback | None = None
+    shrink_runs: int = 0
+    save_case: str = ""
+    saved: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.finding is None
 
 
 @dataclass(frozen=True)
@@ -307,10 +356,15 @@ class Report(_Tally):
     hostname: str = ""
     compile_error: str = ""  # as Python prints it, when the script does not compile: none ran
     course: Course | None = None
+    fuzz: FuzzOutcome | None = None  # None: --fuzz was not asked for
 
     @property
     def _scored(self) -> tuple[_Scored, ...]:
         return self.outcomes
+
+    @property
+    def _fuzz_found(self) -> bool:
+        return self.fuzz is not None and self.fuzz.finding is not None
 
     def feedback(self) -> Feedback:
         """The report as the student may see it: visibility applied, once, here."""
@@ -323,6 +377,7 @@ class Report(_Tally):
             hostname=self.hostname,
             compile_error=self.compile_error,
             course=self.course,
+            fuzz=None if self.fuzz is None else self.fuzz.feedback(),
         )
 
 
@@ -337,7 +392,12 @@ class Feedback(_Tally):
     hostname: str = ""
     compile_error: str = ""  # the script's own code: always shown
     course: Course | None = None
+    fuzz: FuzzFeedback | None = None
 
     @property
     def _scored(self) -> tuple[_Scored, ...]:
         return self.cases
+
+    @property
+    def _fuzz_found(self) -> bool:
+        return self.fuzz is not None and not self.fuzz.passed

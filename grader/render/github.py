@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..judging.records import Feedback
 from .escape import markdown_text, safe, safe_lines
+from .text import fuzz_details, fuzz_title
 
 MAX_ANNOTATIONS = 10  # GitHub shows at most 10 error annotations per step
 
@@ -33,6 +34,13 @@ def render_github(feedback: Feedback) -> str:
             message += f"\nhint: {outcome.hint}"
         # file= makes GitHub show the annotation on the submission (a path from the workspace)
         # controls, bidi and zero-width characters shown escaped first (safe), as everywhere
+        file, shown = escape_property(safe(feedback.submission)), escape_property(safe(title))
+        lines.append(f"::error file={file},title={shown}::{escape_data(safe_lines(message))}")
+    fuzz = feedback.fuzz
+    if fuzz is not None and fuzz.finding is not None:  # after the cases' (it ran after them)
+        found = fuzz.finding
+        title = f"{feedback.exercise}: {fuzz_title(fuzz)} ({found.verdict.value})"
+        message = f"input {fuzz.tried} disagrees with the reference\n{fuzz_details(fuzz)}"
         file, shown = escape_property(safe(feedback.submission)), escape_property(safe(title))
         lines.append(f"::error file={file},title={shown}::{escape_data(safe_lines(message))}")
     if len(failed) > MAX_ANNOTATIONS:

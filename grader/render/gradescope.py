@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..judging.records import CaseFeedback, Feedback
+from ..judging.records import CaseFeedback, Feedback, FuzzFeedback
 from .escape import safe
-from .text import case_details
+from .text import case_details, fuzz_details, fuzz_title
 
 
 def _test(number: int, outcome: CaseFeedback) -> dict[str, Any]:
@@ -31,16 +31,42 @@ def _test(number: int, outcome: CaseFeedback) -> dict[str, Any]:
     }
 
 
+def _fuzz_test(number: int, fuzz: FuzzFeedback) -> dict[str, Any]:
+    """--fuzz as one more test, of no points: the shrunk input it found, if any."""
+    found = fuzz.finding
+    output = "passed" if found is None else f"{found.verdict.value}\n{fuzz_details(fuzz)}"
+    return {
+        "name": fuzz_title(fuzz),
+        "number": str(number),
+        "score": 0.0,
+        "max_score": 0.0,
+        "status": "passed" if found is None else "failed",
+        "output": output,
+        "visibility": "visible",  # a generated input, no case's
+    }
+
+
 def _graded_by(feedback: Feedback) -> str:
     course = feedback.course
     return "" if course is None else f" (course: {safe(course.name)})"
 
 
+def _fuzzed(fuzz: FuzzFeedback | None) -> str:
+    if fuzz is None or fuzz.finding is None:
+        return ""
+    return f"; fuzz: input {fuzz.tried} of seed {fuzz.seed} disagrees with the reference"
+
+
 def render_gradescope(feedback: Feedback) -> str:
+    tests = [_test(n, c) for n, c in enumerate(feedback.cases, start=1)]
+    if feedback.fuzz is not None:
+        tests.append(_fuzz_test(len(tests) + 1, feedback.fuzz))
     result = {
         "score": feedback.points,
         "execution_time": feedback.time_s,
-        "output": f"{feedback.passed}/{feedback.total} cases passed" + _graded_by(feedback),
-        "tests": [_test(n, c) for n, c in enumerate(feedback.cases, start=1)],
+        "output": f"{feedback.passed}/{feedback.total} cases passed"
+        + _graded_by(feedback)
+        + _fuzzed(feedback.fuzz),
+        "tests": tests,
     }
     return json.dumps(result, indent=2, ensure_ascii=False) + "\n"

@@ -10,7 +10,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import __version__
-from ..judging.records import CaseFeedback, Course, Diagnosis, Feedback, Verdict, Visibility
+from ..judging.records import (
+    CaseFeedback,
+    Course,
+    Diagnosis,
+    Feedback,
+    FuzzFeedback,
+    Verdict,
+    Visibility,
+)
 
 SCHEMA_VERSION = 1
 
@@ -49,7 +57,35 @@ def _diagnoses(feedback: Feedback) -> list[dict[str, Any]]:
     return list(found.values())
 
 
+def _fuzz(fuzz: FuzzFeedback) -> dict[str, Any]:
+    """What --fuzz did; ``finding`` is null when every generated input agreed."""
+    found = fuzz.finding
+    finding = None
+    if found is not None:
+        finding = {
+            "status": found.verdict.value,
+            "message": found.message,
+            "input": found.input,  # the shrunk input exactly, its last newline or none included
+            "expected": found.expected,
+            "got": found.stdout,
+            "stderr": found.stderr,
+            "exit_code": found.exit_code,
+            "time_s": found.time_s,
+            "shrink_runs": fuzz.shrink_runs,
+            "save_case": fuzz.save_case,
+            "saved": fuzz.saved or None,
+        }
+    return {"seed": fuzz.seed, "inputs": fuzz.count, "tried": fuzz.tried, "finding": finding}
+
+
 def to_dict(feedback: Feedback) -> dict[str, Any]:
+    found = _report(feedback)
+    if feedback.fuzz is not None:  # only where --fuzz was asked for
+        found["fuzz"] = _fuzz(feedback.fuzz)
+    return found
+
+
+def _report(feedback: Feedback) -> dict[str, Any]:
     return {
         "schema_version": SCHEMA_VERSION,
         "grader_version": __version__,

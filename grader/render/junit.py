@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from ..judging.records import CaseFeedback, Feedback, Verdict
+from ..judging.records import CaseFeedback, Feedback, FuzzFeedback, Verdict
 from .escape import safe
-from .text import case_details
+from .text import case_details, fuzz_details, fuzz_title
 
 OUTPUT_CAP = 4096  # characters of each case's stdout kept in <system-out>
 _ERRORS = frozenset({Verdict.RUNTIME_ERROR, Verdict.GRADER_ERROR})
@@ -39,6 +39,21 @@ def _testcase(suite: ET.Element, feedback: Feedback, outcome: CaseFeedback) -> N
     problem.text = _lines(case_details(outcome))
 
 
+def _fuzz_testcase(suite: ET.Element, feedback: Feedback, fuzz: FuzzFeedback) -> None:
+    """--fuzz as one more test: a failure (or an error, for a crash) when an input disagreed."""
+    found = fuzz.finding
+    time = 0.0 if found is None else found.time_s
+    name = fuzz_title(fuzz)
+    case = ET.SubElement(
+        suite, "testcase", name=name, classname=feedback.exercise, time=f"{time:.3f}"
+    )
+    if found is None:
+        return
+    tag = "error" if found.verdict in _ERRORS else "failure"
+    problem = ET.SubElement(case, tag, message=safe(found.message), type=found.verdict.value)
+    problem.text = _lines(fuzz_details(fuzz))
+
+
 def _system_out(feedback: Feedback) -> str:
     parts = []
     for outcome in feedback.cases:
@@ -54,13 +69,20 @@ def suite(feedback: Feedback, *, name: str | None = None) -> ET.Element:
     skipped = sum(1 for c in feedback.cases if c.verdict is Verdict.SKIPPED)
     failures = sum(1 for c in feedback.cases if not c.passed and c.verdict not in _ERRORS) - skipped
     errors = sum(1 for c in feedback.cases if c.verdict in _ERRORS)
+    tests = feedback.total
+    fuzz = feedback.fuzz
+    if fuzz is not None:  # one more test, of no points
+        tests += 1
+        if fuzz.finding is not None:
+            errors += fuzz.finding.verdict in _ERRORS
+            failures += fuzz.finding.verdict not in _ERRORS
     suite = ET.Element(
         "testsuite",
         name=name or feedback.exercise,
         # the Ant schema's timestamp has no zone: the first 19 characters, UTC
         timestamp=feedback.started_at[:19] or "1970-01-01T00:00:00",
         hostname=feedback.hostname or "localhost",
-        tests=str(feedback.total),
+        tests=str(tests),
         failures=str(failures),
         errors=str(errors),
         skipped=str(skipped),
@@ -74,6 +96,8 @@ def suite(feedback: Feedback, *, name: str | None = None) -> ET.Element:
         ET.SubElement(properties, "property", name=name, value=safe(value))
     for outcome in feedback.cases:
         _testcase(suite, feedback, outcome)
+    if fuzz is not None:
+        _fuzz_testcase(suite, feedback, fuzz)
     ET.SubElement(suite, "system-out").text = _system_out(feedback)
     ET.SubElement(suite, "system-err").text = ""
     return suite

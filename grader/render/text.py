@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..judging.compare import TOKEN, normalise, tokens
-from ..judging.records import CaseFeedback, Comparison, Feedback, Mismatch, Verdict
+from ..judging.records import CaseFeedback, Comparison, Feedback, FuzzFeedback, Mismatch, Verdict
 from ..judging.text import last_line
 from .escape import log_safe, safe, shorten
 
@@ -180,6 +180,8 @@ def render_text(feedback: Feedback, verbosity: int = NORMAL, *, diff: bool = Fal
         if group is not None and group[0] == outcome.name:  # written last: it waits for them
             _row(out, "also in", ", ".join(safe(n) for n in group[1:]), "dim")
     out.append_text(report.footer(feedback))
+    if feedback.fuzz is not None:
+        out.append_text(fuzz_section(feedback.fuzz))
     return out
 
 
@@ -364,3 +366,52 @@ def _diff(out: Text, c: Comparison, stdout: str) -> None:
         span = (len(got.plain), len(got.plain) + 1)
     if span is not None:
         _row(out, "", " " * span[0] + "^" * max(1, span[1] - span[0]), "bold red")
+
+
+# --fuzz: its section at the end of the report, and the same details for the other formats
+
+FUZZ_LINES = 20  # of the shrunk input and of each output: a shrunk input is small
+
+
+def fuzz_title(fuzz: FuzzFeedback) -> str:
+    """What the fuzzing was, as a line and as a test's name in the other formats."""
+    return f"fuzz: {fuzz.count} generated inputs (seed {fuzz.seed})"
+
+
+def fuzz_section(fuzz: FuzzFeedback) -> Text:
+    """After the summary line: that no input disagreed, or the shrunk one, what the reference
+    and the submission print on it, and the command that adds it as a case."""
+    out = Text("\n")
+    found = fuzz.finding
+    if found is None:
+        out.append(f"{fuzz_title(fuzz)}: no disagreement with the reference\n", style="green")
+        return out
+    out.append(
+        f"fuzz: input {fuzz.tried} of seed {fuzz.seed} disagrees with the reference; "
+        f"shrunk in {fuzz.shrink_runs} runs to:\n",
+        style="bold red",
+    )
+    _fuzz_details(out, fuzz, found)
+    return out
+
+
+def _fuzz_details(out: Text, fuzz: FuzzFeedback, found: CaseFeedback) -> None:
+    _row(out, "problem", safe(found.message), _STYLE[found.verdict])
+    _block(out, "input", found.input, FUZZ_LINES)
+    _block(out, "expected", found.expected, FUZZ_LINES)
+    _block(out, "got", found.stdout, FUZZ_LINES)
+    if found.verdict is Verdict.RUNTIME_ERROR and found.stderr.strip():
+        _block(out, "stderr", found.stderr, STDERR_LINES, tail=True)
+    if fuzz.saved:
+        _row(out, "saved as", safe(f"{fuzz.saved}.in and .out"))
+    else:
+        _row(out, "add it", safe(fuzz.save_case), "cyan")
+
+
+def fuzz_details(fuzz: FuzzFeedback) -> str:
+    """The plain text of ``fuzz_section``'s finding (empty for none), for other formats."""
+    if fuzz.finding is None:
+        return ""
+    out = Text()
+    _fuzz_details(out, fuzz, fuzz.finding)
+    return "\n".join(line[5:] for line in out.plain.splitlines()) + "\n"
