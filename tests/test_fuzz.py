@@ -137,3 +137,50 @@ def test_the_text_report_ends_with_the_finding_and_no_line_is_a_ci_command() -> 
     assert "add it    grade add" in fuzz and "--save-case fuzz-1" in fuzz
     assert "\\x1b[31mred" in fuzz and "\x1b" not in done.stdout
     assert not [line for line in done.stdout.splitlines() if line.lstrip().startswith("::")]
+
+
+FUZZ_COURSE = DATA / "fuzz_course"  # exercise lines: where an input ends is what it checks
+
+
+def _lines(name: str, *args: str, root: Path = FUZZ_COURSE) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "grader", "lines", str(script(name)), "--root", str(root), *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+        timeout=120,
+    )
+
+
+def test_a_shrunk_input_ending_in_a_blank_line_is_shown_so() -> None:
+    done = _lines("lines_drops_blank_end.py", "--format", "plain", "--fuzz", "20")
+    assert done.returncode == 1, done.stderr
+    (found,) = re.findall(r"\n     input     (.*)\n               (.*)\n     expected", done.stdout)
+    assert re.fullmatch(r"[ab]+\\n", found[0]) and found[1] == "\\n", found
+
+
+def test_a_shrunk_input_without_its_final_newline_is_shown_so() -> None:
+    done = _lines("lines_counts_newlines.py", "--format", "plain", "--fuzz", "20")
+    assert done.returncode == 1, done.stderr
+    found = re.search(
+        r"\n     input     ([ab]+)\n               \(no newline at the end\)\n", done.stdout
+    )
+    assert found is not None, done.stdout
+
+
+def test_save_case_keeps_the_shrunk_input_byte_for_byte(tmp_path: Path) -> None:
+    course = tmp_path / "course"
+    shutil.copytree(FUZZ_COURSE, course)
+    for name in ("lines_drops_blank_end.py", "lines_counts_newlines.py"):
+        case = name.removesuffix(".py").replace("_", "-")
+        args = ("--format", "json", "--fuzz", "20", "--save-case", case)
+        done = _lines(name, *args, root=course)
+        assert done.returncode == 1, done.stderr
+        finding = json.loads(done.stdout)["fuzz"]["finding"]
+        saved = Path(finding["saved"])
+        assert saved == course / "cases" / "lines" / "public" / case
+        assert saved.with_suffix(".in").read_bytes() == finding["input"].encode()
+        again = _lines(name, "--format", "json", "-k", case, root=course)  # fails the same way
+        (graded,) = json.loads(again.stdout)["cases"]
+        assert (graded["status"], graded["message"]) == (finding["status"], finding["message"])

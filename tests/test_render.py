@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from dataclasses import replace
 
 import pytest
 from conftest import ONE_QUANTIZE_CASE, Golden, PlanFactory, script
@@ -17,7 +18,7 @@ from grader.plan import Plan
 from grader.render import FORMATS, choose, render
 from grader.render.escape import safe
 from grader.render.github import render_github_summary
-from grader.render.text import render_text
+from grader.render.text import fuzz_details, render_text
 from grader.spec import Exercise
 
 
@@ -318,3 +319,26 @@ def test_a_fuzz_finding_fails_the_report_but_not_its_score() -> None:
         text = render(fmt, feedback)
         assert "::error::pwned \\x1b[31mred" in text or fmt in ("json", "gradescope"), fmt
         assert not [line for line in text.splitlines() if line.startswith("::error::pwned")]
+
+
+@pytest.mark.parametrize(
+    ("data", "shown"),
+    [
+        (b"951\n", ["951\\n"]),
+        (b"a b\n\n", ["a b\\n", "\\n"]),  # a blank line at the end
+        (b"a\n\n\n", ["a\\n", "\\n", "\\n"]),
+        (b"a\nb", ["a\\n", "b", "(no newline at the end)"]),
+        (b"a\r\n\tb\n", ["a\\x0d\\n", "\\tb\\n"]),  # only \n ends a line
+        (b"\n", ["\\n"]),
+    ],
+)
+def test_a_fuzz_finding_shows_its_input_exactly(data: bytes, shown: list[str]) -> None:
+    report = fuzzed_report()
+    assert report.fuzz is not None and report.fuzz.finding is not None
+    case = replace(report.fuzz.finding.case, input=data)
+    fuzz = replace(report.fuzz, finding=replace(report.fuzz.finding, case=case))
+    details = fuzz_details(fuzz.feedback()).splitlines()
+    start = next(i for i, line in enumerate(details) if line.startswith("input"))
+    rows = [line[10:] for line in details[start : start + len(shown)]]
+    assert rows == shown
+    assert details[start + len(shown)].startswith("expected")

@@ -397,7 +397,7 @@ def fuzz_section(fuzz: FuzzFeedback) -> Text:
 
 def _fuzz_details(out: Text, fuzz: FuzzFeedback, found: CaseFeedback) -> None:
     _row(out, "problem", safe(found.message), _STYLE[found.verdict])
-    _block(out, "input", found.input, FUZZ_LINES)
+    _exact_block(out, "input", found.input, FUZZ_LINES)
     _block(out, "expected", found.expected, FUZZ_LINES)
     _block(out, "got", found.stdout, FUZZ_LINES)
     if found.verdict is Verdict.RUNTIME_ERROR and found.stderr.strip():
@@ -406,6 +406,27 @@ def _fuzz_details(out: Text, fuzz: FuzzFeedback, found: CaseFeedback) -> None:
         _row(out, "saved as", safe(f"{fuzz.saved}.in and .out"))
     else:
         _row(out, "add it", safe(fuzz.save_case), "cyan")
+
+
+def _exact_block(out: Text, label: str, text: str, max_lines: int) -> None:
+    """``text`` as it is, so that saving it reproduces what is shown: each newline written
+    ``\\n`` at the end of its line (as ``safe`` writes a tab ``\\t``), so a blank line at the end
+    shows, and a last line without one says so. Only ``\\n`` ends a line here: a carriage
+    return or a form feed is an escape inside one."""
+    lines = text.split("\n")
+    ends_line = text.endswith("\n")
+    if ends_line or not lines[-1]:
+        lines.pop()
+    for n, line in enumerate(lines[:max_lines]):
+        shown = Text(shorten(safe(line), LINE_WIDTH))
+        if n < len(lines) - 1 or ends_line:
+            shown.append("\\n", style="dim")
+        _row(out, label, shown)
+        label = ""
+    if len(lines) > max_lines:
+        _row(out, "", f"… ({_lines(len(lines) - max_lines)} more)", "dim")
+    if not ends_line:
+        _row(out, label, "(empty)" if not text else "(no newline at the end)", "dim")
 
 
 def fuzz_details(fuzz: FuzzFeedback) -> str:
