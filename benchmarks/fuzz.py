@@ -37,7 +37,6 @@ def main() -> None:
                 check_submission(wrong.path),
                 count=args.count,
                 seed=args.seed,
-                units=exercise.fuzz_units,
             )
             spent = time.perf_counter() - start
             if found.finding is None:
@@ -58,7 +57,6 @@ def main() -> None:
                 check_submission(accepted),
                 count=args.accepted_count,
                 seed=args.seed,
-                units=exercise.fuzz_units,
             )
             spent = time.perf_counter() - start
             finding = found.finding

@@ -3,18 +3,22 @@ reference, and the first disagreement shrunk to a minimal input.
 
 Why not Hypothesis: an exercise's generator is a script (``generate.py SEED SIZE``) that prints
 text, which Hypothesis can neither drive nor shrink. What it would shrink, though, is structure;
-here the structure is the input's text itself: its lines, then each line's tokens (an exercise
-may narrow that with ``fuzz: {units: [lines]}``). Shrinking is delta debugging over those units,
-every candidate checked by the exercise's validator first, so that the input reported is valid
-and 1-minimal: removing any single unit makes the disagreement vanish (or the input invalid).
+here the structure is the input's text itself: its lines, then each line's tokens, or the units
+an exercise declares (``fuzz: {units: [lines]}``; specdec's rounds are valid only with their
+tokens in pairs, so ``units: [lines, columns]`` with ``parts: "|"`` removes a draft token with the
+target token at its position). Shrinking is delta debugging over those units, in turn and again
+while a round removes something, every candidate checked by the exercise's validator first, so
+that the input reported is valid and 1-minimal: removing any single unit makes the disagreement
+vanish (or the input invalid).
 """
 
 from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 from .expected import reference_output
 from .grading import run_case
@@ -22,9 +26,11 @@ from .judging.errors import GraderError
 from .judging.records import Case, CaseOutcome, FuzzOutcome, Verdict
 from .material import Material, generate, validate
 from .plan import Plan
+from .spec import ShrinkUnits
 from .submissions import Submission
 
-UNITS = ("lines", "tokens")
+T = TypeVar("T")
+LINES_AND_TOKENS = ShrinkUnits()  # what an exercise shrinks by unless its spec says otherwise
 
 
 class _Oracle:
@@ -59,7 +65,7 @@ class _Oracle:
         return found
 
 
-def _ddmin(units: list[str], keeps: Callable[[list[str]], bool]) -> list[str]:
+def _ddmin(units: list[T], keeps: Callable[[list[T]], bool]) -> list[T]:
     """A 1-minimal sublist of ``units`` that still ``keeps`` (Zeller's delta debugging,
     complements only: what matters is which units can go)."""
     chunks = 2
@@ -78,9 +84,26 @@ def _ddmin(units: list[str], keeps: Callable[[list[str]], bool]) -> list[str]:
     return units
 
 
-def shrink(data: bytes, keeps: Callable[[bytes], bool], units: tuple[str, ...] = UNITS) -> bytes:
-    """``data`` made smaller unit by unit while ``keeps`` holds: lines first, then the tokens of
-    each line; every result keeps."""
+def _columns(line: str, parts: str, kept: Collection[int]) -> str:
+    """``line`` with only the ``kept`` positions of each part's words (counted from 0 in each
+    part, the spaces around them as they were)."""
+    shown = []
+    for part in line.split(parts):
+        words, n = [], -1
+        for word in part.split(" "):
+            n += bool(word)
+            if not word or n in kept:
+                words.append(word)
+        shown.append(" ".join(words))
+    return parts.join(shown)
+
+
+def shrink(
+    data: bytes, keeps: Callable[[bytes], bool], units: ShrinkUnits = LINES_AND_TOKENS
+) -> bytes:
+    """``data`` made smaller unit by unit while ``keeps`` holds: by each of ``units`` in turn
+    (lines, then within each line its tokens or its columns), again while a round removes
+    something, since what one unit removes can let another go; every result keeps."""
     text = data.decode(errors="surrogateescape")
     ending = "\n" if text.endswith("\n") else ""
     lines = text.split("\n")
@@ -90,17 +113,35 @@ def shrink(data: bytes, keeps: Callable[[bytes], bool], units: tuple[str, ...] =
     def join(parts: list[str]) -> bytes:
         return ("\n".join(parts) + ending).encode(errors="surrogateescape")
 
-    if "lines" in units:
-        lines = _ddmin(lines, lambda c: keeps(join(c)))
-    if "tokens" in units:
-        for i in range(len(lines)):
-            words = lines[i].split(" ")
+    def line_at(i: int) -> Callable[[str], bool]:
+        return lambda candidate: keeps(join([*lines[:i], candidate, *lines[i + 1 :]]))
 
-            def with_words(c: list[str], i: int = i) -> bytes:
-                return join([*lines[:i], " ".join(c), *lines[i + 1 :]])
+    while True:
+        before = list(lines)
+        for unit in units.units:
+            if unit == "lines":
+                lines = _ddmin(lines, lambda c: keeps(join(c)))
+                continue
+            for i, line in enumerate(lines):
+                lines[i] = _shrink_line(line, unit, units.parts, line_at(i))
+        if lines == before or len(units.units) == 1:
+            return join(lines)
 
-            lines[i] = " ".join(_ddmin(words, lambda c: keeps(with_words(c))))
-    return join(lines)
+
+def _shrink_line(line: str, unit: str, parts: str, keeps: Callable[[str], bool]) -> str:
+    """One line made smaller by its tokens or by its columns while ``keeps`` holds."""
+    if unit == "tokens":
+
+        def with_words(words: list[str]) -> bool:
+            return keeps(" ".join(words))
+
+        return " ".join(_ddmin(line.split(" "), with_words))
+
+    def with_columns(kept: list[int]) -> bool:
+        return keeps(_columns(line, parts, kept))
+
+    most = max(sum(map(bool, part.split(" "))) for part in line.split(parts))
+    return _columns(line, parts, _ddmin(list(range(most)), with_columns))
 
 
 def fuzz(
@@ -110,13 +151,14 @@ def fuzz(
     *,
     count: int,
     seed: int,
-    units: tuple[str, ...] = UNITS,
+    units: ShrinkUnits | None = None,
 ) -> FuzzOutcome:
     """Up to ``count`` generated inputs, sizes growing from 1; the first disagreement, shrunk
     (the outcome's ``finding``: the submission's run on it, judged against the reference)."""
     if not material.generator.is_file():
         raise GraderError(f"{material.generator} is missing: --fuzz needs the generator")
     oracle = _Oracle(plan, material, submission)
+    units = plan.exercise.shrink if units is None else units
     rng = random.Random(seed)
     seeds = [rng.randrange(1 << 30) for _ in range(count)]
     sizes = [1 + (i * 40) // max(1, count) for i in range(count)]  # tiny first: most show there

@@ -34,6 +34,20 @@ class CaseMeta:
     sample: bool = False  # shown with the statement by `grade show`
 
 
+SHRINK_UNITS = ("lines", "tokens", "columns")
+
+
+@dataclass(frozen=True)
+class ShrinkUnits:
+    """What ``--fuzz`` may remove when it shrinks an input (``fuzz:`` in a spec), in order, again
+    until none can go: ``lines``; ``tokens`` (of each line); ``columns``: the n-th token of every
+    part of a line at once, the parts separated by ``parts`` (specdec: ``|``, so that a draft
+    token goes with the target token at its position, and the round stays valid)."""
+
+    units: tuple[str, ...] = ("lines", "tokens")
+    parts: str = ""  # what separates a line's parts, for columns
+
+
 @dataclass(frozen=True)
 class Exercise:
     name: str
@@ -45,7 +59,7 @@ class Exercise:
     spec_path: Path
     root: Root  # where it was found: its cases and teacher material live there too
     preload: tuple[str, ...] = ()  # modules the fork server imports once for every run
-    fuzz_units: tuple[str, ...] = ("lines", "tokens")  # what --fuzz may remove when shrinking
+    shrink: ShrinkUnits = ShrinkUnits()  # what --fuzz may remove when shrinking
 
     @property
     def cases_dir(self) -> Path:
@@ -195,10 +209,7 @@ def load_exercise(name: str, root: Root) -> Exercise:
         read_yaml(path),
         ("title", "statement", "limits", "compare", "cases", "preload", "fuzz"),
     )
-    fuzz = _Fields(path, "fuzz", f.get("fuzz", dict, {}), ("units",))
-    units = fuzz.get("units", list, ["lines", "tokens"])
-    if not units or any(u not in ("lines", "tokens") for u in units):
-        fuzz.fail("fuzz.units", f"must list lines and/or tokens, got {units!r}")
+    shrink = _shrink_units(_Fields(path, "fuzz", f.get("fuzz", dict, {}), ("units", "parts")))
     preload = f.get("preload", list, [])
     for module in preload:
         if not isinstance(module, str) or not re.fullmatch(r"[A-Za-z_][\w.]*", module):
@@ -221,5 +232,16 @@ def load_exercise(name: str, root: Root) -> Exercise:
         spec_path=path,
         root=root,
         preload=tuple(preload),
-        fuzz_units=tuple(units),
+        shrink=shrink,
     )
+
+
+def _shrink_units(fuzz: _Fields) -> ShrinkUnits:
+    units = fuzz.get("units", list, ["lines", "tokens"])
+    if not units or any(u not in SHRINK_UNITS for u in units) or len(set(units)) < len(units):
+        known = ", ".join(SHRINK_UNITS)
+        fuzz.fail("fuzz.units", f"must list some of {known}, each once, got {units!r}")
+    parts = fuzz.get("parts", str, "")
+    if ("columns" in units) != bool(parts):
+        fuzz.fail("fuzz.parts", "columns needs parts (what separates a line's parts), and only it")
+    return ShrinkUnits(tuple(units), parts)

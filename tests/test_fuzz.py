@@ -11,17 +11,21 @@ import sys
 from pathlib import Path
 
 import junitparser
+import pytest
 import xmlschema
 from click.testing import CliRunner
 from conftest import COURSE, DATA, PlanFactory, script
 
 from grader.cli import cli
 from grader.fuzz import fuzz, shrink
+from grader.judging.errors import ExerciseError
 from grader.material import material, validate
-from grader.spec import Exercise
+from grader.resources import Root, RootKind, checkout_root
+from grader.spec import Exercise, ShrinkUnits, load_exercise
 from grader.submissions import check_submission
 
 WRONG = COURSE / "reference" / "add" / "wrong" / "drops_last_number.py"
+ROOT = checkout_root() or COURSE  # the specdec test skips (its fixture) where there is none
 
 
 def test_shrinking_is_1_minimal_over_lines_and_tokens() -> None:
@@ -184,3 +188,66 @@ def test_save_case_keeps_the_shrunk_input_byte_for_byte(tmp_path: Path) -> None:
         again = _lines(name, "--format", "json", "-k", case, root=course)  # fails the same way
         (graded,) = json.loads(again.stdout)["cases"]
         assert (graded["status"], graded["message"]) == (finding["status"], finding["message"])
+
+
+def _round_valid(line: str) -> bool:
+    """specdec's rule for a round: k >= 1 draft tokens and k + 1 target ones."""
+    draft, _, target = line.partition(" | ")
+    words, targets = draft.split(" "), target.split(" ")
+    return words[0] == "draft:" and targets[0] == "target:" and len(targets) == len(words) + 1 > 2
+
+
+def test_columns_remove_a_token_of_each_part_at_once() -> None:
+    def keeps(data: bytes) -> bool:  # valid rounds, one of them drafting x where the target has y
+        lines = data.decode().split("\n")[:-1]
+        return all(map(_round_valid, lines)) and any(
+            ("x", "y") in zip(*(part.split() for part in line.split(" | ")), strict=False)
+            for line in lines
+        )
+
+    big = (
+        b"draft: a b | target: a b c\n"
+        b"draft: a b c x d | target: a b c y d e\n"
+        b"draft: q | target: q r\n"
+    )
+    assert keeps(big)
+    # a token alone cannot go (the round would not be valid): the round stays whole
+    assert shrink(big, keeps) == b"draft: a b c x d | target: a b c y d e\n"
+    pairs = ShrinkUnits(("lines", "columns"), "|")
+    assert shrink(big, keeps, pairs) == b"draft: x | target: y e\n"
+
+
+def test_a_specdec_counterexample_is_one_round_of_a_few_tokens(
+    specdec: Exercise, plan_of: PlanFactory
+) -> None:
+    """counts_later_matches, shrunk by whole rounds then a draft token with its target token:
+    a mismatch followed by a later match, nothing more (16 lines, 166 tokens before)."""
+    wrong = ROOT / "reference" / "specdec" / "wrong" / "counts_later_matches.py"
+    found = fuzz(plan_of(specdec), material(specdec), check_submission(wrong), count=30, seed=2)
+    assert found.finding is not None
+    (line,) = found.finding.case.input.decode().splitlines()
+    draft, target = (part.split()[1:] for part in line.split(" | "))
+    assert len(draft) == 2 and len(target) == 3  # the one mismatch, then the one later match
+    assert draft[0] != target[0] and draft[1] == target[1]
+
+
+@pytest.mark.parametrize(
+    ("fuzz_spec", "message"),
+    [
+        ("{units: [rounds]}", "fuzz.units: must list some of lines, tokens, columns, each once"),
+        ("{units: [lines, lines]}", "fuzz.units: must list some of"),
+        ("{units: [columns]}", "fuzz.parts: columns needs parts"),
+        ("{units: [lines], parts: '|'}", "fuzz.parts: columns needs parts"),
+        ("{units: [lines], part: '|'}", "fuzz.part: unknown key"),
+    ],
+)
+def test_shrink_units_are_read_strictly(tmp_path: Path, fuzz_spec: str, message: str) -> None:
+    shutil.copytree(COURSE, tmp_path / "course")
+    spec = tmp_path / "course" / "exercises" / "add.yaml"
+    spec.write_text(spec.read_text() + f"fuzz: {fuzz_spec}\n")
+    with pytest.raises(ExerciseError, match=re.escape(message)):
+        load_exercise("add", Root(tmp_path / "course", RootKind.EXPLICIT))
+
+
+def test_specdec_declares_its_rounds_and_pairs(specdec: Exercise) -> None:
+    assert specdec.shrink == ShrinkUnits(("lines", "columns"), "|")

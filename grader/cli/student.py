@@ -251,7 +251,7 @@ def _fuzz(
     from ..judging.text import path_text
 
     teacher = _fuzz_material(plan.exercise)
-    found = fuzz(plan, teacher, checked, count=count, seed=seed, units=plan.exercise.fuzz_units)
+    found = fuzz(plan, teacher, checked, count=count, seed=seed)
     if found.finding is None:
         return found
     if save_case is None:
