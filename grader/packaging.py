@@ -63,8 +63,12 @@ class Built:
     secret: int
 
 
+DEFAULT_NAME = "course-grade"  # where grade.toml names none: never the folder's name
+
+
 def _dist_name(root: Root) -> str:
-    name = root.config.name or f"{root.path.name}-grade"
+    # The folder's name made wheels called repo_grade (a checkout's) or failed on a space in it
+    name = root.config.name or DEFAULT_NAME
     if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?", name):
         raise UsageError(f"name {name!r} in {CONFIG_FILE} is not a valid package name")
     return re.sub(r"[-_.]+", "_", name).lower()

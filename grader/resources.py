@@ -73,6 +73,30 @@ def _package_dir() -> Path:
     return Path(__file__).resolve().parent
 
 
+PROJECT_DIST = "grade-autograder"  # this project's own distribution (pyproject.toml)
+
+
+def shared_install(package_dir: Path | None = None) -> str | None:
+    """Why this environment's grader may not be the one meant: a course package (its bundled
+    grade.toml) and grade-autograder both install the import package ``grader`` and the
+    ``grade`` script, so whichever pip installed last overwrote the other, silently."""
+    bundled = (package_dir or _package_dir()) / "_data"
+    if not has_config(bundled):
+        return None
+    from importlib import metadata
+
+    try:
+        metadata.distribution(PROJECT_DIST)
+    except metadata.PackageNotFoundError:
+        return None
+    course = load_config(bundled).name or "a course package"
+    return (
+        f"both {PROJECT_DIST} and {course} are installed here and share the grader package "
+        f"and the grade command: what runs is the one installed last; keep one "
+        f"(pip uninstall {PROJECT_DIST}, then reinstall {course})"
+    )
+
+
 def checkout_root() -> Path | None:
     """The repository this package was imported from, if it was imported from one."""
     candidate = _package_dir().parent

@@ -498,3 +498,29 @@ def test_a_course_found_by_walking_up_is_named(tmp_path: Path) -> None:
     )
     assert strict.returncode == 2
     assert "a submission's own folder cannot bring the course that grades it" in strict.stderr
+
+
+def test_a_course_package_beside_grade_autograder_says_one_overwrote_the_other(
+    tmp_path: Path,
+) -> None:
+    """Both install the import package grader and the grade script: in one venv the last one
+    installed wins, silently. This suite's venv has grade-autograder (the editable install)."""
+    from grader.resources import shared_install
+
+    package = tmp_path / "grader"
+    (package / "_data").mkdir(parents=True)
+    assert shared_install(package) is None  # the project's own wheel: no course in it
+    (package / "_data" / "grade.toml").write_text('name = "llm-course"\n')
+    said = shared_install(package)
+    assert said is not None
+    assert "both grade-autograder and llm-course are installed here" in said
+    assert "pip uninstall grade-autograder" in said
+
+
+def test_a_course_without_a_name_is_not_named_after_its_folder(tmp_path: Path) -> None:
+    from grader.packaging import DEFAULT_NAME, _dist_name
+    from grader.resources import Root, RootKind
+
+    folder = tmp_path / "my repo"  # a space: the folder's name was the wheel's, and failed
+    (folder / "exercises").mkdir(parents=True)
+    assert _dist_name(Root(folder, RootKind.EXPLICIT)) == DEFAULT_NAME.replace("-", "_")

@@ -378,3 +378,6 @@ def cli() -> None:
     Exit status: 0 all cases passed, 1 some case failed, 2 usage error,
     3 broken exercise definition, 4 grader error.
     """
+    from ..resources import shared_install
+
+    _say(shared_install())
