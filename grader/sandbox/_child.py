@@ -313,13 +313,8 @@ def main(script: types.ModuleType) -> None:
 def run_and_exit() -> NoReturn:
     """``main``, then the interpreter's own exit without its module teardown (``_script``)."""
     script = _sibling("_script", {})
-    try:
-        main(script)
-        status = 0
-    except SystemExit as exc:
-        status = script.exit_status(exc)
-    script.finish(status)
-    raise AssertionError("finish() returned")  # pragma: no cover
+    script.run_and_exit(lambda: main(script))
+    raise AssertionError("run_and_exit() returned")  # pragma: no cover
 
 
 if __name__ == "__main__":  # else the fork server loaded it, and calls it in each child

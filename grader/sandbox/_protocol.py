@@ -42,6 +42,19 @@ FIELDS = (
 )
 
 
+def limit_fields(limits: Any, cpu_s: int) -> dict[str, int]:
+    """The fields a run's ``Limits`` set (``cpu_s``: timing.cpu_cap_s of its time limit), as
+    both runners tell their child: the same limits mean the same rlimits everywhere."""
+    return {
+        "work_bytes": limits.disk_mb << 20,
+        "work_inodes": limits.files,
+        "cpu_s": cpu_s,
+        "data_bytes": limits.memory_mb << 20,
+        # one byte over the cap, so that "exactly at the limit" and "over it" differ
+        "fsize_bytes": limits.output_kb * 1024 + 1,
+    }
+
+
 class ChildConfig:
     """One run's set-up, as the child needs it; frozen once made."""
 

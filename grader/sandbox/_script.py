@@ -11,6 +11,11 @@ import os
 import sys
 import types
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import NoReturn
+
 
 def run_submission(shown: str, source: str, args: list[str]) -> None:
     """Run the script as ``python shown`` would, as ``__main__``, reading it from ``source``
@@ -62,7 +67,7 @@ def exit_status(exc: SystemExit) -> int:
     return 1
 
 
-def finish(status: int) -> None:
+def finish(status: int) -> NoReturn:
     """The interpreter's own exit (non-daemon threads joined, atexit handlers run, streams
     flushed) without the module teardown after it, which shows nothing to the run and costs
     ~20 ms once numpy is loaded."""
@@ -78,3 +83,15 @@ def finish(status: int) -> None:
         except Exception:
             status = 120  # as Python exits when it cannot flush stdout at the end
     os._exit(status)
+
+
+def run_and_exit(main: Callable[[], None]) -> NoReturn:
+    """``main`` (a child's: set up, then run the submission), then ``finish`` with the status
+    the interpreter would have exited with."""
+    try:
+        main()
+        status = 0
+    except SystemExit as exc:
+        status = exit_status(exc)
+    finish(status)
+    raise AssertionError("finish() returned")  # pragma: no cover

@@ -30,7 +30,7 @@ from ..judging._compat import READ_UNLINKED
 from ..judging.errors import InternalError
 from ..judging.runs import Limits
 from ..judging.timing import cpu_cap_s
-from ._protocol import ChildConfig
+from ._protocol import ChildConfig, limit_fields
 from .allowed import child_environment, user_site
 from .cleanup import remove_tree
 from .process import Exit, Running
@@ -158,11 +158,7 @@ def _lay_out(
         read=(),
         list=(),
         devices=(),
-        work_bytes=limits.disk_mb << 20,
-        work_inodes=limits.files,
-        cpu_s=cpu_cap_s(limits.time_s),
-        data_bytes=limits.memory_mb << 20,
-        fsize_bytes=limits.output_kb * 1024 + 1,
+        **limit_fields(limits, cpu_cap_s(limits.time_s)),
         nofile=_NOFILE,
         nproc=_PROCESSES,
         user_site=user_site() or "",

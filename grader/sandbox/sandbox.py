@@ -23,7 +23,7 @@ from ..judging.runs import LimitHit, Limits, RunResult
 from ..judging.text import decode, last_line
 from ..judging.timing import Clock, TimeVerdict, cpu_cap_s, time_message, time_verdict
 from . import cgroups, portable
-from ._protocol import ChildConfig
+from ._protocol import ChildConfig, limit_fields
 from .allowed import child_environment, others_can_read, python_paths, readable, user_site
 from .cleanup import remove_tree
 from .forkserver import ForkServer, ForkServers, ServerSpec, fork_unavailable, shared_servers
@@ -393,12 +393,7 @@ class Sandbox:
             read=tuple(read),
             list=tuple(listed),
             devices=tuple(_DEVICES),
-            work_bytes=limits.disk_mb << 20,
-            work_inodes=limits.files,
-            cpu_s=cpu_cap_s(limits.time_s),
-            data_bytes=limits.memory_mb << 20,
-            # One byte over the cap so that "exactly at the limit" and "over it" differ.
-            fsize_bytes=limits.output_kb * 1024 + 1,
+            **limit_fields(limits, cpu_cap_s(limits.time_s)),
             nofile=_NOFILE,
             nproc=_NPROC,
             # code objects are marshalled for this interpreter's version only
