@@ -169,3 +169,44 @@ def test_without_cuts_every_hidden_part_at_any_depth(tmp_path: Path) -> None:
     assert sorted(Path(p).relative_to(site).as_posix() for p in kept) == ["a/keep", "b/keep", "c"]
     assert sorted(Path(p).relative_to(site).as_posix() for p in listed) == [".", "a", "b", "b/deep"]
     assert allowed.without([str(site / "c")], [str(site / "a")]) == [str(site / "c")]
+
+
+@pytest.mark.parametrize(
+    ("enabled", "exists", "found"),
+    [(True, True, True), (False, True, False), (True, False, False)],
+    ids=["a user site", "user sites disabled (-s)", "no such folder"],
+)
+def test_the_user_site_is_given_only_where_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, enabled: bool, exists: bool, found: bool
+) -> None:
+    """A student's pip install --user numpy lives there: a run must see it, and only it."""
+    folder = tmp_path / "site-packages"
+    if exists:
+        folder.mkdir()
+    import site
+
+    monkeypatch.setattr(site, "ENABLE_USER_SITE", enabled)
+    monkeypatch.setattr(site, "getusersitepackages", lambda: str(folder))
+    assert allowed.user_site() == (str(folder) if found else None)
+
+
+def test_a_run_may_read_the_user_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_cache: None
+) -> None:
+    folder = tmp_path / "user-site"
+    folder.mkdir()
+    monkeypatch.setattr(allowed, "user_site", lambda: str(folder))
+    read, _listed = allowed.readable(())
+    assert str(folder) in read
+
+
+@pytest.mark.parametrize(
+    ("path", "folder", "inside"),
+    [
+        ("/a/X/b", "/a/X", True),  # a name ending in the letters a strip might take
+        ("/a/Xb", "/a/X", False),  # a sibling whose name starts alike
+        ("/a/X", "/a/X", True),
+    ],
+)
+def test_inside_is_by_whole_names(path: str, folder: str, inside: bool) -> None:
+    assert allowed._inside(path, folder) is inside
