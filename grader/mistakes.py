@@ -50,12 +50,20 @@ def contents(
 ) -> str:
     """``mistakes.json`` for ``cases``: ``outputs`` maps a wrong solution's id to what it printed
     per case (wrong answers only); ``mistakes`` its id to the mistake it models."""
-    table: dict[str, dict[str, str]] = {}
-    used: set[str] = set()
+    # An output two known mistakes both print on a case is evidence of neither: naming one
+    # there named the wrong mistake 7 times in 29; the case's own hint speaks instead.
+    by: dict[str, dict[str, set[str]]] = {}
     for mistake, printed in sorted(outputs.items()):
         for case, output in printed.items():
             if case in cases:
-                table.setdefault(case, {}).setdefault(digest(output), mistake)
+                by.setdefault(case, {}).setdefault(digest(output), set()).add(mistake)
+    table: dict[str, dict[str, str]] = {}
+    used: set[str] = set()
+    for case, found in by.items():
+        for key, who in found.items():
+            if len(who) == 1:
+                (mistake,) = who
+                table.setdefault(case, {})[key] = mistake
                 used.add(mistake)
     data = {
         "mistakes": {m: {"mistake": mistakes[m]} for m in sorted(used)},

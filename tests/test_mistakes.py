@@ -62,12 +62,9 @@ def test_each_shipped_mistake_is_recognised_on_the_public_cases(
     for solution, report in zip(wrong, reports, strict=True):
         answered = [o for o in report.outcomes if o.verdict is Verdict.WRONG_ANSWER]
         named = {o.diagnosis.mistake for o in answered if o.diagnosis is not None}
-        if answered:  # it fails a public case with a wrong answer: that one says so
-            assert solution.path.stem in named or len(named) == len(answered), (
-                solution.path.stem,
-                named,
-            )
-            assert all(o.diagnosis is not None for o in answered)
+        # a diagnosis names this solution's own mistake, never another's (where two mistakes
+        # print the same on a case, neither is named there: the case's hint speaks)
+        assert named <= {solution.path.stem}, (solution.path.stem, named)
 
 
 @pytest.mark.parametrize("fmt", ["junit", "gradescope", "github"])
@@ -108,3 +105,20 @@ def test_a_damaged_mistakes_file_counts_as_none(tmp_path: Path, damage: dict[str
     path.write_text(json.dumps({**data, **damage}))
     found = load(add)
     assert all(isinstance(d.message, str) for c in found.by_case.values() for d in c.values())
+
+
+def test_an_output_two_mistakes_share_names_neither() -> None:
+    """On a case where two known mistakes print the same thing, the output is no evidence of
+    either: the diagnosis named the wrong one 7 times in 29 (issue 24)."""
+    from grader.judging.compare import digest
+    from grader.mistakes import contents
+
+    outputs = {
+        "half_up": {"03": "2\n", "05": "7\n"},
+        "truncates": {"03": "2\n", "05": "6\n"},
+    }
+    table = json.loads(
+        contents(outputs, {"half_up": "rounds up", "truncates": "cuts"}, {"03", "05"})
+    )
+    assert "03" not in table["outputs"]  # both print 2: not named
+    assert table["outputs"]["05"] == {digest("7\n"): "half_up", digest("6\n"): "truncates"}
