@@ -257,3 +257,30 @@ def test_shard_auto_says_what_it_lacks(environ: dict[str, str], said: str) -> No
 
     with pytest.raises(UsageError, match=said):
         parse_shard("auto", environ)
+
+
+def test_an_unsharded_gradebook_does_not_hide_the_shards_after_it() -> None:
+    """A whole class's gradebook beside one shard of a split: the split's missing shards are
+    still missing (the check skips the unsharded one, it does not stop at it)."""
+    book = _book()
+    row = book.entries[0]
+    whole = replace(book, entries=(replace(row, submission="w"),), shard=None)
+    part = replace(book, entries=(replace(row, submission="p"),), shard=Shard.parse("1/2"))
+    with pytest.raises(UsageError, match=re.escape("shard 2/2 is missing")):
+        merge([("whole.json", whole), ("s1.json", part)], allow_partial=False)
+    with pytest.raises(UsageError, match=r"^no gradebooks to merge$"):
+        merge([], allow_partial=False)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "said"),
+    [
+        (["01", "02"], ["02", "03"], ["-01", "+03"]),
+        (["01"], ["01", "02"], ["+02"]),
+        (["01", "02"], ["02", "01"], ["the same cases in another order"]),
+    ],
+)
+def test_how_two_case_lists_differ(a: list[str], b: list[str], said: list[str]) -> None:
+    from grader.gradebook import _differ
+
+    assert _differ(a, b) == said
