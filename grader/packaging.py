@@ -52,6 +52,7 @@ REQUIRES = (
     "pywin32>=306; sys_platform == 'win32'",  # the portable runner's Job Object (winjob.py)
     "psutil>=5.9; sys_platform == 'win32'",
 )
+WATCH_REQUIRES = ("watchfiles>=0.21",)
 _EPOCH = (1980, 1, 1, 0, 0, 0)  # zip's earliest date: the same course gives the same bytes
 
 
@@ -175,6 +176,9 @@ def _wheel(dist: str, version: str, summary: str, data: dict[str, bytes]) -> tup
         f"Summary: {summary}",
         "Requires-Python: >=3.10",
         *(f"Requires-Dist: {r}" for r in REQUIRES),
+        # grade check --watch, as the project's own extra: pip install "COURSE.whl[watch]"
+        "Provides-Extra: watch",
+        *(f"Requires-Dist: {r}; extra == 'watch'" for r in WATCH_REQUIRES),
     ]
     files = {
         **dict(_grader_files()),

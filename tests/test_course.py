@@ -310,6 +310,33 @@ def test_the_student_package_holds_no_secret_and_a_lookup_table_scores_0_on_them
     assert student.returncode == 0, student.stderr
     assert json.loads(student.stdout)["total"] == 3
     assert "1 secret case(s) of add are not here: CI grades them" in student.stderr
+    # every other command a student runs works from the package alone
+    for args, needs in [
+        (["show", "add", "--samples", "samples"], "wrote"),
+        (["site", "practice"], "index.html"),
+        (["list"], "add"),
+    ]:
+        done = subprocess.run(
+            [sys.executable, "-m", "grader", *args],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0 and needs in done.stdout + done.stderr, (args, done.stderr)
+    assert (tmp_path / "practice" / "add.html").is_file()
+    sample = (tmp_path / "samples" / "01-sample.in").read_bytes()
+    tried = subprocess.run(
+        [sys.executable, "-m", "grader", "run", "add", str(SOLUTION)],
+        cwd=tmp_path,
+        env=env,
+        input=sample,
+        capture_output=True,
+    )
+    assert tried.returncode == 0 and b"expected output (case 01-sample)" in tried.stdout
+    metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
+    text = zipfile.ZipFile(wheel).read(metadata).decode()
+    assert "Provides-Extra: watch" in text  # pip install "the-course.whl[watch]"
 
 
 def test_package_requirements_match_pyproject() -> None:
