@@ -12,6 +12,7 @@ import pytest
 
 from grader.judging.compare import Comparator, build
 from grader.judging.errors import InternalError
+from grader.judging.grouping import Grouping, Placement, same_mistake
 from grader.judging.judge import (
     RIGHT_ANYWAY,
     grader_error,
@@ -20,7 +21,16 @@ from grader.judging.judge import (
     skipped,
     syntax_error,
 )
-from grader.judging.records import Case, CaseOutcome, Comparison, Verdict, Visibility
+from grader.judging.records import (
+    Case,
+    CaseFeedback,
+    CaseOutcome,
+    Comparison,
+    Diagnosis,
+    Mismatch,
+    Verdict,
+    Visibility,
+)
 from grader.judging.runs import LimitHit, Limits, RunResult
 
 JUDGING = Path(__file__).resolve().parent.parent / "grader" / "judging"
@@ -243,3 +253,40 @@ def test_advice_on_a_module_name_too_long_for_the_filesystem(tmp_path: Path) -> 
     )
     said = advise(crashed, tmp_path / "s.py")  # raised OSError (ENAMETOOLONG) before
     assert said is None or "beside it" not in said
+
+
+def _failed(name: str, got: str, hint: str | None = None) -> CaseFeedback:
+    compared = Comparison(False, Mismatch.TOKEN, 1, 1, "2", got, "2", got)
+    case = Case(name, b"1\n", "2\n", name, hint=hint)
+    outcome = CaseOutcome(case, Verdict.WRONG_ANSWER, compared.message, 0.1, 0, got, "", compared)
+    return outcome.feedback()
+
+
+def test_a_repeat_is_the_same_tokens_and_says_a_hint_not_said_above() -> None:
+    """grouping.py, for every report and the page: the same mistake is the same tokens (not
+    their shape), and a repeat still says its case's hint if no case above said it."""
+    cases = [
+        _failed("01", "3", "one"),
+        _failed("02", "3", "two"),  # the same tokens: a repeat, with a hint of its own
+        _failed("03", "4", "one"),  # other tokens: another mistake, shown in full
+        _failed("04", "3", "one"),  # a repeat whose hint was said above
+    ]
+    grouping, placed = Grouping(), []
+    for c in cases:
+        where, grouping = grouping.place_case(c)
+        placed.append(where)
+    assert placed == [
+        Placement(),
+        Placement(same_as="01"),
+        Placement(),
+        Placement(same_as="01", hint_said=True),
+    ]
+    assert same_mistake(tuple(cases)) == {n: ["01", "02", "04"] for n in ("01", "02", "04")}
+    ungrouped, _ = Grouping().place_case(cases[0], grouped=False)
+    _, again = Grouping().place_case(cases[0], grouped=False)
+    assert ungrouped == Placement() and again.place_case(cases[1], grouped=False)[0] == Placement()
+    # a known mistake is named once: a later failure that is it too points to the first
+    known = Diagnosis("half_up", "rounds halves up")
+    first, grouping = Grouping().place_case(replace(cases[0], diagnosis=known))
+    later, _ = grouping.place_case(replace(cases[2], diagnosis=known))
+    assert first == Placement() and later == Placement(known_as="01")

@@ -27,6 +27,7 @@ from conftest import SCRIPTS
 from grader.cases import own_cases, public_folder, secret_folder
 from grader.cli import cli
 from grader.grading import grade
+from grader.judging.grouping import Grouping, Placement
 from grader.plan import prepare
 from grader.resources import Root
 from grader.spec import load_exercise
@@ -69,7 +70,10 @@ exercise = json.load(open(site + "/" + name + ".json"))
 found = {}
 for script in scripts:
     source = open(script).read()
-    found[script] = [run_case(source, case, exercise) for case in exercise["cases"]]
+    results = []
+    for case in exercise["cases"]:  # each case given the groups above it, as the page does
+        results.append(run_case(source, case, exercise, None, [r["group"] for r in results]))
+    found[script] = results
 print(json.dumps(found))
 """
 
@@ -95,13 +99,22 @@ def _judged_alike(root: Root, tmp_path: Path, name: str, scripts: list[Path]) ->
     assert [c.name for c in plan.cases] == shown
     for script in scripts:
         report = grade(plan, script)
+        grouping = Grouping()  # as grade's text report groups them, printing as it goes
         for outcome, there in zip(report.outcomes, browser[str(script)], strict=True):
+            feedback = outcome.feedback()
+            placed, grouping = grouping.place_case(feedback)
+            if not outcome.compiled or outcome.passed:
+                placed = Placement()
             here = {
                 "status": outcome.verdict.value,
                 "message": outcome.message,
                 "advice": outcome.advice,
                 "diagnosis": outcome.diagnosis and outcome.diagnosis.message,
-                "hint": outcome.feedback().hint,
+                "hint": feedback.hint,
+                "compiled": outcome.compiled,
+                "same_as": placed.same_as,
+                "hint_said": placed.hint_said,
+                "known_as": placed.known_as,
             }
             assert {k: there[k] for k in here} == here, (script.name, outcome.case.name)
 
@@ -334,6 +347,38 @@ def test_an_endless_loop_times_out_and_the_page_still_grades(
     samples = [c for c in own_cases(load_exercise("quantize", root)) if c.sample]
     assert text.count("timeout") == len(samples), text[-1500:]  # each sample at its limit
     assert "no answer within 5 s; stopped" in text
+
+
+def _plain_report(root: Root, script: Path, name: str = "quantize") -> str:
+    """grade's plain report of ``script`` on the exercise's public cases (the site's)."""
+    args = [sys.executable, "-m", "grader", name, str(script), "--format", "plain"]
+    args += ["--root", str(root.path), *_public_only(root, name)]
+    return subprocess.run(args, capture_output=True, text=True, timeout=300).stdout
+
+
+@pytest.mark.slow
+def test_the_page_groups_and_hints_as_grade_does(served: str, root: Root, tmp_path: Path) -> None:
+    """Issue 25: every case repeated its details in full (a syntax error's 4 times), where
+    grade points a repeat to the first and says a compile error once, above the cases."""
+    crash = tmp_path / "crash.py"  # the same crash on every case, each with its own hint
+    crash.write_text("import sys\nraise ValueError('no idea how')\n")
+    text = _grade_in_browser(served, crash.read_text(), tmp_path, "grouped")
+    cli_text = _plain_report(root, crash)
+    same = "the same mistake as 01-sample-outlier, above"
+    assert text.count(same) == cli_text.count(same) == 3, text[-2000:]
+    assert text.count("problem") == cli_text.count("problem") == 1
+    assert text.count("this case checks:") == cli_text.count("this case checks:") == 4
+    assert "02-sample-small-groups, 03-half-ties, 04-all-zero-group" in text  # also in
+    broken = tmp_path / "broken.py"
+    broken.write_text("print(1\n")
+    text = _grade_in_browser(served, broken.read_text(), tmp_path, "syntax-error")
+    assert text.count("does not compile") == 1, text[-2000:]
+    assert "'(' was never closed" in text
+    assert "problem" not in text and "this case checks" not in text
+    # the hint that names the bug: int(x + 0.5) fails case 03 only, on its own tokens
+    half_up = (SCRIPTS / "quantize_half_up.py").read_text()
+    text = _grade_in_browser(served, half_up, tmp_path, "half-up")
+    assert "int(x + 0.5) and int(x) are not the same rounding" in text, text[-2000:]
 
 
 SPEAKS_FOR_THE_PAGE = """

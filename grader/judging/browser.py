@@ -14,6 +14,7 @@ import builtins
 import contextlib
 import functools
 import io
+import json
 import linecache
 import os
 import sys
@@ -21,7 +22,7 @@ import tempfile
 import time
 import traceback
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,9 @@ from .checker import checker_verdict
 from .compare import Comparator, build, digest
 from .diagnose import advise
 from .errors import GraderError
+from .grouping import Grouping, Placement, signature
 from .judge import grader_error, judge, not_compiled, syntax_error
-from .records import Case, CaseOutcome, Comparison, Diagnosis, Verdict
+from .records import Case, CaseFeedback, CaseOutcome, Comparison, Diagnosis, Verdict
 from .runs import LimitHit, Limits, RunResult
 
 SHOWN = "main.py"  # the student's script, as tracebacks name it
@@ -168,26 +170,35 @@ class BrowserChecker:
         return checker_verdict(run, got, CHECKER)
 
 
-def run_case(
-    source: str,
-    case: Mapping[str, Any],
-    exercise: Mapping[str, Any],
-    checking: Callable[[], None] | None = None,
-) -> dict[str, Any]:
-    """The verdict of ``source`` on one case of the site's exercise JSON, as ``grade --format
-    json`` names things, with what the page shows beside it."""
-    found = Case(
+def _case(case: Mapping[str, Any]) -> Case:
+    return Case(
         name=str(case["name"]),
         input=str(case["input"]).encode(),
         expected=str(case["expected"]),
         title=str(case["title"]),
         hint=case.get("hint"),
     )
+
+
+Earlier = Sequence[Mapping[str, Any]]  # the "group" of each result above, in case order
+
+
+def run_case(
+    source: str,
+    case: Mapping[str, Any],
+    exercise: Mapping[str, Any],
+    checking: Callable[[], None] | None = None,
+    earlier: Earlier = (),
+) -> dict[str, Any]:
+    """The verdict of ``source`` on one case of the site's exercise JSON, as ``grade --format
+    json`` names things, with what the page shows beside it: ``earlier`` holds the ``group``
+    of each case's result above this one, for ``grouping.py`` to say whether it repeats one."""
+    found = _case(case)
     cap = int(exercise["output_kb"]) * 1024
     limits = Limits(time_s=float(exercise["time_s"]), output_kb=int(exercise["output_kb"]))
     error = _syntax_error(source)
-    if error:
-        return _result(not_compiled(found, error))
+    if error:  # said once, above the cases, as grade does: nothing to group
+        return _result(not_compiled(found, error), earlier)
     comparator: Comparator
     if exercise["method"] == "checker":
         comparator = BrowserChecker(str(exercise["checker"]), found, cap, checking)
@@ -197,25 +208,70 @@ def run_case(
     try:
         outcome = judge(found, run, comparator, limits)
     except GraderError as exc:  # the checker failed: the exercise's fault, not the student's
-        return _result(grader_error(found, str(exc)))
+        return _result(grader_error(found, str(exc)), earlier)
     outcome = replace(outcome, advice=advise(outcome, Path(SHOWN), source))
     if outcome.verdict is Verdict.WRONG_ANSWER:
         known = dict(case.get("mistakes") or {}).get(digest(outcome.stdout))
         if known is not None:
             outcome = replace(outcome, diagnosis=Diagnosis(str(known[0]), str(known[1])))
-    return _result(outcome)
+    return _result(outcome, earlier)
 
 
-def _result(outcome: CaseOutcome) -> dict[str, Any]:
-    c = outcome.comparison
+def stopped_case(
+    case: Mapping[str, Any], exercise: Mapping[str, Any], earlier: Earlier = ()
+) -> dict[str, dict[str, Any]]:
+    """What the page shows if it has to end the worker on this case: ``timeout`` at the time
+    limit, ``checker`` when the exercise's checker ran past it. Made here before the case runs
+    (the worker cannot speak once ended), grouped and hinted as ``run_case``'s results are."""
+    found, limit = _case(case), float(exercise["time_s"])
+    timed_out = CaseOutcome(
+        case=found,
+        verdict=Verdict.TIMEOUT,
+        message=f"no answer within {limit:g} s; stopped",
+        time_s=limit,
+    )
+    checker = grader_error(found, "the checker did not finish: the exercise's fault, not yours")
+    return {"timeout": _result(timed_out, earlier), "checker": _result(checker, earlier)}
+
+
+def _placement(group: Mapping[str, Any], earlier: Earlier) -> Placement:
+    grouping = Grouping()
+    for case in [*earlier, group]:
+        placed, grouping = grouping.place(case["name"], case["key"], case["hint"], case["mistake"])
+    return placed
+
+
+def _group(feedback: CaseFeedback, compiled: bool) -> dict[str, Any]:
+    """What ``grouping.py`` needs of this case to place the cases below it (the page keeps it
+    and hands it back: a worker ended at a time limit takes its grouping with it)."""
+    found = signature(feedback) if compiled else None
     return {
+        "name": feedback.name,
+        "key": None if found is None else json.dumps(found),  # JSON: it crosses to the page
+        "hint": feedback.hint,
+        "mistake": None if feedback.diagnosis is None else feedback.diagnosis.mistake,
+    }
+
+
+def _result(outcome: CaseOutcome, earlier: Earlier = ()) -> dict[str, Any]:
+    c = outcome.comparison
+    feedback = outcome.feedback()
+    group = _group(feedback, outcome.compiled)
+    placed = _placement(group, earlier)
+    return {
+        "name": outcome.case.name,
+        "compiled": outcome.compiled,  # False: the syntax error is in stderr, said once
+        "group": group,
+        "same_as": placed.same_as,  # a repeat of that case's mistake: a pointer to it
+        "hint_said": placed.hint_said,  # its hint was said above: not again
+        "known_as": placed.known_as,  # the case above that named its known mistake
         "status": outcome.verdict.value,
         "message": outcome.message,
         "time_s": outcome.time_s,
         "stdout": outcome.stdout,
         "stderr": outcome.stderr,
         "advice": outcome.advice,
-        "hint": outcome.feedback().hint,  # decided as the CLI decides it (records.HINTED)
+        "hint": feedback.hint,  # decided as the CLI decides it (records.HINTED)
         "diagnosis": None if outcome.diagnosis is None else outcome.diagnosis.message,
         "line": None if c is None else c.line,
         "token": None if c is None else c.token,

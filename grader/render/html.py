@@ -7,9 +7,10 @@ from __future__ import annotations
 import html
 
 from ..judging.compare import TOKEN
+from ..judging.grouping import same_mistake
 from ..judging.records import CaseFeedback, Comparison, Feedback, Mismatch, Verdict
 from .escape import safe
-from .text import INPUT_LINES, STDERR_LINES, same_mistake
+from .text import INPUT_LINES, STDERR_LINES
 
 _CSS = """
 body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }

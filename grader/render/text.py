@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import difflib
 import io
-import re
 import textwrap
 
 from rich.console import Console
 from rich.text import Text
 
 from ..judging.compare import TOKEN, normalise, tokens
+from ..judging.grouping import Grouping, same_mistake
 from ..judging.records import CaseFeedback, Comparison, Feedback, FuzzFeedback, Mismatch, Verdict
-from ..judging.text import last_line
 from .escape import log_safe, safe, shorten
 
 INPUT_LINES = 6
@@ -59,9 +58,7 @@ class TextReport:
         self.width = min(48, max((len(safe(t)) for t in titles), default=10))
         self.verbosity = verbosity
         self.diff = diff  # the whole expected and actual output, under each shown failure
-        self._seen: dict[tuple[object, ...], str] = {}  # mistake -> the first case showing it
-        self._known: dict[str, str] = {}  # a known mistake -> the first case that showed it
-        self._hints: set[str] = set()  # the case hints said so far: each distinct one once
+        self._grouping = Grouping()  # what the failures shown so far said (grouping.py)
         self._skipped = False  # why cases were not run is said once
         self._shown_failure = False
 
@@ -100,23 +97,19 @@ class TextReport:
             return out
         if self.verbosity <= QUIET and self._shown_failure:
             return out
-        signature = _signature(outcome) if self.verbosity < VERBOSE else None
-        first = self._seen.get(signature) if signature is not None else None
-        if first is not None:
-            _row(out, "", f"the same mistake as {safe(first)}, above", "dim")
-            if outcome.hint and outcome.hint not in self._hints:  # what the first did not say
-                self._hints.add(outcome.hint)
+        placed, self._grouping = self._grouping.place_case(
+            outcome, grouped=self.verbosity < VERBOSE
+        )
+        if placed.same_as is not None:
+            _row(out, "", f"the same mistake as {safe(placed.same_as)}, above", "dim")
+            if outcome.hint and not placed.hint_said:  # what the first did not say
                 _prose(out, "hint", f"this case checks: {safe(outcome.hint)}", "cyan")
             return out
-        if outcome.hint:
-            self._hints.add(outcome.hint)
-        if signature is not None:
-            self._seen[signature] = outcome.name
         self._shown_failure = True
         d = outcome.diagnosis
-        if d is not None:  # said once, above the details, instead of the case's hint
-            first = self._known.setdefault(d.mistake, outcome.name)
-            said = d.message if first == outcome.name else f"the known mistake of {first}, above"
+        if d is not None:  # said once, above the details
+            known = placed.known_as
+            said = d.message if known is None else f"the known mistake of {known}, above"
             _prose(out, "mistake", safe(said), "bold magenta")
         _details(out, outcome)
         if self.diff and outcome.details_shown and outcome.comparison is not None:
@@ -183,36 +176,6 @@ def render_text(feedback: Feedback, verbosity: int = NORMAL, *, diff: bool = Fal
     if feedback.fuzz is not None:
         out.append_text(fuzz_section(feedback.fuzz))
     return out
-
-
-def _shape(text: str | None) -> str:
-    """A message with its numbers blurred: "after 2 of 4 lines" and "after 3 of 4 lines" say
-    the same time-out."""
-    return re.sub(r"-?[0-9]+", "0", text or "")
-
-
-def _signature(c: CaseFeedback) -> tuple[object, ...] | None:
-    """What makes two failures the same mistake; None for one that is not compared."""
-    if not c.details_shown or c.verdict in (Verdict.PASSED, Verdict.SKIPPED):
-        return None
-    if c.comparison is not None and not c.comparison.ok:
-        # the tokens themselves, not their shape: "63.5" for "64" is another bug than "0.5" for
-        # "1", whose case may hold the only hint that names it
-        m = c.comparison
-        return (c.verdict, m.kind, m.line, m.token, m.expected, m.got)
-    if c.verdict is Verdict.RUNTIME_ERROR:
-        return (c.verdict, last_line(c.stderr) or c.message)
-    return (c.verdict, _shape(c.message))
-
-
-def same_mistake(cases: tuple[CaseFeedback, ...]) -> dict[str, list[str]]:
-    """Each failing case that shares its mistake with another: name -> the group's names."""
-    by_signature: dict[tuple[object, ...], list[str]] = {}
-    for c in cases:
-        signature = _signature(c)
-        if signature is not None:
-            by_signature.setdefault(signature, []).append(c.name)
-    return {n: names for names in by_signature.values() if len(names) > 1 for n in names}
 
 
 def render_plain(feedback: Feedback, verbosity: int = NORMAL, *, diff: bool = False) -> str:

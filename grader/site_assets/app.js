@@ -48,6 +48,8 @@ function caret(line, token) {
   return found ? " ".repeat(found.index) + "^".repeat(found[0].length) : "";
 }
 
+// What the grader's Python decided (judging/grouping.py, as grade's report has it): a failure
+// that repeats one above points to it, with its hint if no case above said that hint.
 function show(box, testcase, result, checked) {
   box.className = "case " + (result.status === "passed" ? "passed" : "failed");
   box.querySelector(".status").textContent = result.status;
@@ -55,9 +57,35 @@ function show(box, testcase, result, checked) {
     result.time_s === undefined ? "" : result.time_s.toFixed(2) + " s";
   if (result.status === "passed") return;
   const details = box.querySelector(".details");
-  row(details, "problem", result.message);
-  row(details, "input", testcase.input);
   // (Python's None arrives as undefined: "!= null" covers both)
+  if (result.compiled === false) {  // said once, above the cases, none of which ran
+    if (!results.querySelector(".compile")) {
+      const said = document.createElement("div");
+      said.className = "compile";
+      const head = document.createElement("p");
+      head.className = "bad";
+      head.textContent = "your code does not compile:";
+      const error = document.createElement("pre");
+      error.textContent = result.stderr || result.message;
+      said.append(head, error);
+      results.prepend(said);
+    }
+    return;
+  }
+  if (result.same_as != null) {
+    row(details, "", `the same mistake as ${result.same_as}, above`, "same");
+    if (result.hint && !result.hint_said) row(details, "hint", "this case checks: " + result.hint);
+    const first = [...results.children].find((other) => other.dataset.name === result.same_as);
+    if (first) also(first.querySelector(".details"), result.name);
+    return;
+  }
+  if (result.diagnosis) {  // said once per known mistake, above the details
+    const said = result.known_as != null
+      ? `the known mistake of ${result.known_as}, above` : result.diagnosis;
+    row(details, "mistake", said, "mistake");
+  }
+  row(details, "problem", result.message);
+  if (result.status !== "grader_error") row(details, "input", testcase.input);
   if (result.status === "wrong_answer" && checked) {  // several answers are right: no line
     row(details, "output", (result.stdout || "").split("\n").slice(0, 20).join("\n"));
   } else if (result.status === "wrong_answer" && result.got_line != null) {
@@ -65,10 +93,19 @@ function show(box, testcase, result, checked) {
     row(details, "got", result.got_line);
     if (result.token) row(details, "", caret(result.got_line, result.token), "caret");
   }
-  if (result.diagnosis) row(details, "mistake", result.diagnosis, "mistake");
   if (result.stderr) row(details, "stderr", result.stderr.split("\n").slice(-12).join("\n"));
   if (result.advice) row(details, "advice", result.advice, "advice");
   if (result.hint) row(details, "hint", "this case checks: " + result.hint);
+}
+
+// The first of a group lists the cases that repeat it, as grade's written report does
+function also(details, name) {
+  let line = details.querySelector(".also pre");
+  if (!line) {
+    row(details, "also in", "", "also");
+    line = details.querySelector(".also pre");
+  }
+  line.textContent = line.textContent ? line.textContent + ", " + name : name;
 }
 
 const buttons = [...document.querySelectorAll("button")];
@@ -82,9 +119,12 @@ async function grade(exercise, cases) {
   const boxes = cases.map((testcase) => {
     const box = document.createElement("div");
     box.className = "case";
+    box.dataset.name = testcase.name;
     const head = document.createElement("div");
     head.className = "head";
-    for (const [name, text] of [["title", testcase.title], ["status", "waiting"], ["time", ""]]) {
+    const name = testcase.name === testcase.title ? "" : testcase.name;  // what pointers name
+    const parts = [["title", testcase.title], ["name", name], ["status", "waiting"], ["time", ""]];
+    for (const [name, text] of parts) {
       const span = document.createElement("span");
       span.className = name;
       span.textContent = text;
@@ -101,6 +141,7 @@ async function grade(exercise, cases) {
   let passed = 0;
   let next = 0;
   let broken = null;  // why Python could not run here: nothing is the student's then
+  const placed = [];  // each result's "group": the grader groups the next ones by them
   await new Promise((finish) => {
     function start() {
       const offset = next;
@@ -113,11 +154,16 @@ async function grade(exercise, cases) {
         broken = why;
         finish();
       }
-      function stop(why, status) {
+      let ifStopped = null;  // the running case's result if it is stopped, made by the grader
+      function stop(why, kind) {
         worker.terminate();
         clearTimeout(timer);
         if (next < cases.length) {
-          show(boxes[next], cases[next], { status: status || "timeout", message: why }, checked);
+          const made = ifStopped && ifStopped[kind];
+          const result = made || { status: kind === "checker" ? "grader_error" : "timeout",
+                                   message: why };
+          if (made) placed.push(made.group);
+          show(boxes[next], cases[next], result, checked);
           next += 1;
         }
         if (next < cases.length) start(); else finish();
@@ -131,18 +177,21 @@ async function grade(exercise, cases) {
       channel.port1.onmessage = (event) => {
         const message = event.data;
         if (message.kind === "start") {
+          ifStopped = message.stopped;
           summary.textContent = `running ${next + 1}/${cases.length}…`;
           boxes[next].querySelector(".status").textContent = "running";
           clearTimeout(timer);
-          timer = setTimeout(() => stop(`no answer within ${limit / 1000} s; stopped`), limit);
+          timer = setTimeout(
+            () => stop(`no answer within ${limit / 1000} s; stopped`, "timeout"), limit);
         } else if (message.kind === "checking" && message.index !== checking) {
           checking = message.index;  // the checker's time is the exercise's
           clearTimeout(timer);
           timer = setTimeout(() => stop("the checker did not finish: the exercise's fault, " +
-                                        "not yours", "grader_error"), limit);
+                                        "not yours", "checker"), limit);
         } else if (message.kind === "done") {
           clearTimeout(timer);
           if (message.result.status === "passed") passed += 1;
+          if (message.result.group) placed.push(message.result.group);
           const at = offset + message.index;
           show(boxes[at], cases[at], message.result, checked);
           next = at + 1;
@@ -161,7 +210,7 @@ async function grade(exercise, cases) {
         worker.onfailed(worker.failed);
         return;
       }
-      worker.postMessage({ source, cases: cases.slice(offset), exercise: {
+      worker.postMessage({ source, cases: cases.slice(offset), earlier: placed, exercise: {
         method: exercise.method, options: exercise.options, checker: exercise.checker,
         time_s: exercise.time_s, output_kb: exercise.output_kb } }, [channel.port2]);
     }

@@ -15,11 +15,13 @@ async function boot() {
     const response = await fetch("py/judging/" + name);
     py.FS.writeFile("/grade/judging/" + name, await response.text());
   }
-  py.runPython("import sys; sys.path.insert(0, '/grade'); from judging.browser import run_case");
+  py.runPython("import sys; sys.path.insert(0, '/grade'); " +
+               "from judging.browser import run_case, stopped_case");
 }
 const ready = boot();
 onmessage = async (event) => {
-  const { source, cases, exercise } = event.data;
+  const { source, cases, exercise, earlier } = event.data;
+  const placed = [...earlier];  // each result's "group" so far: how the next ones are grouped
   const port = event.ports[0];
   const tell = (message) => send.call(port, message);
   try {
@@ -34,21 +36,33 @@ onmessage = async (event) => {
     } catch (error) { /* the import itself will say what is missing */ }
   }
   const run = py.globals.get("run_case");
+  const stopped = py.globals.get("stopped_case");
   const about = py.toPy(exercise);
+  const js = (found) => {
+    const value = found.toJs({ dict_converter: Object.fromEntries });
+    found.destroy();
+    return value;
+  };
   for (let i = 0; i < cases.length; i++) {
     // file descriptor 0 too (open(0).read()), not only sys.stdin: the case's input, then EOF
     let given = cases[i].input === "";
     py.setStdin({ stdin: () => { if (given) return null; given = true; return cases[i].input; } });
-    tell({ kind: "start", index: i });
+    const testcase = py.toPy(cases[i]);
+    const above = py.toPy(placed);
     let result;
+    let ifStopped = null;  // what the page shows if it ends this worker on this case
     try {
-      const found = run(source, py.toPy(cases[i]), about,
-                        () => tell({ kind: "checking", index: i }));
-      result = found.toJs({ dict_converter: Object.fromEntries });
-      found.destroy();
+      ifStopped = js(stopped(testcase, about, above));
+    } catch (error) { /* the page says a time-out then without the grader's grouping */ }
+    tell({ kind: "start", index: i, stopped: ifStopped });
+    try {
+      result = js(run(source, testcase, about, () => tell({ kind: "checking", index: i }), above));
+      placed.push(result.group);
     } catch (error) {  // the page's own Python failed: never the student's verdict
       result = { status: "grader_error", message: "the page's grader failed: " + error };
     }
+    testcase.destroy();
+    above.destroy();
     tell({ kind: "done", index: i, result });
   }
   tell({ kind: "finished" });
