@@ -4,6 +4,7 @@ headless browser the way grade grades."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import json
@@ -19,6 +20,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -31,6 +33,9 @@ from grader.judging.grouping import Grouping, Placement
 from grader.plan import prepare
 from grader.resources import Root
 from grader.spec import load_exercise
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 PYODIDE_VERSION = "0.27.2"
 CACHE = Path(os.environ.get("GRADE_TEST_CACHE", "~/.cache/grade-tests")).expanduser()
@@ -222,6 +227,45 @@ def served(root: Root, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str
     server.server_close()
 
 
+@contextlib.contextmanager
+def _browser_page(
+    url: str, exercise: str = "quantize", width: int = 1000, height: int = 800
+) -> Iterator[Page]:
+    """The exercise's page in headless Chromium, at that window size."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.on("console", lambda m: None)
+            page.goto(url + f"{exercise}.html")
+            yield page
+        finally:
+            browser.close()
+
+
+def _graded(page: Page, source: str, button: str = "#grade", busy: bool = True) -> None:
+    """``source`` in the editor, graded with ``button``: returns once the summary says so."""
+    page.fill("#code", source)
+    # one grading at a time: a second click would mix two sources' verdicts. Read in the
+    # click's own turn of the page's event loop: a fast grading could be over by the time
+    # the test asked (it failed so once in .ci/run)
+    disabled = page.evaluate(
+        """(button) => {
+            document.querySelector(button).click();
+            return ["#grade", "#samples"].map((b) => document.querySelector(b).disabled);
+        }""",
+        button,
+    )
+    assert not busy or disabled == [True, True]
+    page.wait_for_function(
+        "document.getElementById('summary').textContent.includes('passed')"
+        " || document.getElementById('summary').textContent.includes('graded')",
+        timeout=180_000,
+    )
+
+
 def _grade_in_browser(
     url: str,
     source: str,
@@ -231,30 +275,10 @@ def _grade_in_browser(
     exercise: str = "quantize",
     busy: bool = True,  # the grading takes long enough to see the buttons disabled
 ) -> str:
-    from playwright.sync_api import FloatRect, sync_playwright
+    from playwright.sync_api import FloatRect
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": 1000, "height": 800})
-        page.on("console", lambda m: None)
-        page.goto(url + f"{exercise}.html")
-        page.fill("#code", source)
-        # one grading at a time: a second click would mix two sources' verdicts. Read in the
-        # click's own turn of the page's event loop: a fast grading could be over by the time
-        # the test asked (it failed so once in .ci/run)
-        disabled = page.evaluate(
-            """(button) => {
-                document.querySelector(button).click();
-                return ["#grade", "#samples"].map((b) => document.querySelector(b).disabled);
-            }""",
-            button,
-        )
-        assert not busy or disabled == [True, True]
-        page.wait_for_function(
-            "document.getElementById('summary').textContent.includes('passed')"
-            " || document.getElementById('summary').textContent.includes('graded')",
-            timeout=180_000,
-        )
+    with _browser_page(url, exercise) as page:
+        _graded(page, source, button, busy)
         page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
         # the editor and the verdicts alone (the README's picture is one of these)
         top = page.locator("h2").last.bounding_box()
@@ -269,9 +293,7 @@ def _grade_in_browser(
                 "height": height,
             }
             page.screenshot(path=str(shots / f"{name}-verdicts.png"), clip=clip, full_page=True)
-        text = page.inner_text("body")
-        browser.close()
-    return text
+        return page.inner_text("body")
 
 
 @pytest.mark.slow
@@ -379,6 +401,29 @@ def test_the_page_groups_and_hints_as_grade_does(served: str, root: Root, tmp_pa
     half_up = (SCRIPTS / "quantize_half_up.py").read_text()
     text = _grade_in_browser(served, half_up, tmp_path, "half-up")
     assert "int(x + 0.5) and int(x) are not the same rounding" in text, text[-2000:]
+
+
+@pytest.mark.slow
+def test_each_case_shows_what_it_printed_on_demand(served: str, root: Root, tmp_path: Path) -> None:
+    """Issue 25: the page never showed what the program printed, and a passing case showed
+    nothing else, stderr included, where the advice sends debugging prints."""
+    from playwright.sync_api import expect
+
+    right = (root.material / "quantize" / "accepted" / "exact_integers.py").read_text()
+    debug = right + "\nimport sys as _s\nprint('debug: all read', file=_s.stderr)\n"
+    with _browser_page(served) as page:
+        _graded(page, debug)
+        first = page.locator(".case").first
+        assert "passed" in first.inner_text()
+        stderr, stdout = first.locator("details.stderr"), first.locator("details.stdout")
+        expect(stderr.locator("summary")).to_have_text("stderr: 1 line")
+        expect(stdout.locator("summary")).to_have_text("stdout: 2 lines")
+        assert "debug: all read" not in page.inner_text("body")  # collapsed until asked for
+        stderr.locator("summary").click()
+        expect(stderr.locator("pre")).to_have_text("debug: all read\n")
+        stdout.locator("summary").click()
+        expect(stdout.locator("pre")).to_contain_text("mean error:")
+        page.screenshot(path=str(tmp_path / "streams.png"), full_page=True)
 
 
 SPEAKS_FOR_THE_PAGE = """

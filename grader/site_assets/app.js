@@ -55,6 +55,7 @@ function show(box, testcase, result, checked) {
   box.querySelector(".status").textContent = result.status;
   box.querySelector(".time").textContent =
     result.time_s === undefined ? "" : result.time_s.toFixed(2) + " s";
+  streams(box, result);
   if (result.status === "passed") return;
   const details = box.querySelector(".details");
   // (Python's None arrives as undefined: "!= null" covers both)
@@ -93,9 +94,33 @@ function show(box, testcase, result, checked) {
     row(details, "got", result.got_line);
     if (result.token) row(details, "", caret(result.got_line, result.token), "caret");
   }
-  if (result.stderr) row(details, "stderr", result.stderr.split("\n").slice(-12).join("\n"));
+  if (result.status === "runtime_error" && result.stderr) {  // the traceback: its end
+    row(details, "stderr", result.stderr.split("\n").slice(-12).join("\n"));
+  }
   if (result.advice) row(details, "advice", result.advice, "advice");
   if (result.hint) row(details, "hint", "this case checks: " + result.hint);
+}
+
+// What the program printed, collapsed until asked for: for a passing case too (the advice sends
+// debugging prints to stderr). Not for a case the page stopped: its output went with the worker.
+function streams(box, result) {
+  if (result.compiled === false) return;
+  const shown = document.createElement("div");
+  shown.className = "streams";
+  for (const name of ["stdout", "stderr"]) {
+    const text = result[name];
+    if (text == null) continue;
+    const stream = document.createElement("details");
+    stream.className = "stream " + name;
+    const title = document.createElement("summary");
+    const count = text === "" ? 0 : text.replace(/\n$/, "").split("\n").length;
+    title.textContent = name + ": " + (count === 0 ? "nothing" : count + (count === 1 ? " line" : " lines"));
+    const printed = document.createElement("pre");
+    printed.textContent = text;
+    stream.append(title, printed);
+    shown.append(stream);
+  }
+  if (shown.childElementCount) box.append(shown);
 }
 
 // The first of a group lists the cases that repeat it, as grade's written report does
@@ -163,7 +188,7 @@ async function grade(exercise, cases) {
           const result = made || { status: kind === "checker" ? "grader_error" : "timeout",
                                    message: why };
           if (made) placed.push(made.group);
-          show(boxes[next], cases[next], result, checked);
+          show(boxes[next], cases[next], { ...result, stdout: null, stderr: null }, checked);
           next += 1;
         }
         if (next < cases.length) start(); else finish();
