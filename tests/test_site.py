@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tarfile
 import threading
+import time
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import replace
@@ -147,6 +148,23 @@ def test_the_sites_python_judges_as_grade_does(root: Root, tmp_path: Path) -> No
     _judged_alike(root, tmp_path, "specdec", [blank, eof])
     # a checker's exercise: the checker runs in the browser too
     _judged_alike(root, tmp_path, "top-k", [material / "top-k" / "wrong" / "string_sort.py"])
+
+
+STOPPED_AT_THE_CAP = """
+from grader.judging.browser import execute
+source = "while True:\\n    try:\\n        print('x' * 9)\\n    except Exception:\\n        pass\\n"
+run = execute(source, "main.py", b"", 4096, ["main.py"])
+print(run.limit_hit.value, run.over, len(run.stdout), repr(run.stderr))
+"""
+
+
+def test_the_sites_python_stops_a_program_at_the_output_cap() -> None:
+    """The page's capped stream ends the program at the cap (an endless loop of prints ran to
+    the page's time limit): as grade's sandbox does, past the program's ``except Exception``."""
+    done = subprocess.run(
+        [sys.executable, "-c", STOPPED_AT_THE_CAP], capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.split() == ["output", "stdout", "4096", "b''"], done.stderr[-2000:]
 
 
 @pytest.mark.slow
@@ -371,9 +389,9 @@ def test_an_endless_loop_times_out_and_the_page_still_grades(
     assert "no answer within 5 s; stopped" in text
 
 
-def _plain_report(root: Root, script: Path, name: str = "quantize") -> str:
-    """grade's plain report of ``script`` on the exercise's public cases (the site's)."""
-    args = [sys.executable, "-m", "grader", name, str(script), "--format", "plain"]
+def _report(root: Root, script: Path, form: str = "plain", name: str = "quantize") -> str:
+    """grade's report of ``script`` on the exercise's public cases (the site's)."""
+    args = [sys.executable, "-m", "grader", name, str(script), "--format", form]
     args += ["--root", str(root.path), *_public_only(root, name)]
     return subprocess.run(args, capture_output=True, text=True, timeout=300).stdout
 
@@ -385,7 +403,7 @@ def test_the_page_groups_and_hints_as_grade_does(served: str, root: Root, tmp_pa
     crash = tmp_path / "crash.py"  # the same crash on every case, each with its own hint
     crash.write_text("import sys\nraise ValueError('no idea how')\n")
     text = _grade_in_browser(served, crash.read_text(), tmp_path, "grouped")
-    cli_text = _plain_report(root, crash)
+    cli_text = _report(root, crash)
     same = "the same mistake as 01-sample-outlier, above"
     assert text.count(same) == cli_text.count(same) == 3, text[-2000:]
     assert text.count("problem") == cli_text.count("problem") == 1
@@ -424,6 +442,34 @@ def test_each_case_shows_what_it_printed_on_demand(served: str, root: Root, tmp_
         stdout.locator("summary").click()
         expect(stdout.locator("pre")).to_contain_text("mean error:")
         page.screenshot(path=str(tmp_path / "streams.png"), full_page=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stream", ["stdout", "stderr"])
+def test_an_output_flood_is_stopped_at_the_cap_as_grade_stops_it(
+    served: str, root: Root, tmp_path: Path, stream: str
+) -> None:
+    """Issue 25: a flood ran on in the browser to the time limit (``timeout``, 16.5 s) where
+    grade says ``output_limit`` in 0.6 s. The page's capped stream now stops the program."""
+    flood = tmp_path / "flood.py"  # a loop that never ends: only the cap stops it
+    flood.write_text(f"import sys\nwhile True:\n    print('spam ' * 16, file=sys.{stream})\n")
+    report = json.loads(_report(root, flood, "json"))
+    with _browser_page(served) as page:
+        started = time.monotonic()
+        _graded(page, flood.read_text(), "#samples")
+        took = time.monotonic() - started
+        page.screenshot(path=str(tmp_path / f"flood-{stream}.png"), full_page=True)
+        statuses = page.locator(".case .status").all_inner_texts()
+        text = page.inner_text("body")
+    samples = [
+        c for c in report["cases"] if c["name"] in ("01-sample-outlier", "02-sample-small-groups")
+    ]
+    assert statuses == [c["status"] for c in samples] == ["output_limit"] * 2, text[-1500:]
+    assert samples[0]["message"] == f"printed more than 4096 KB on {stream}; stopped"
+    assert samples[0]["message"] in text
+    assert "printed\nspam spam" in text  # how it began, as grade shows it
+    (tmp_path / "took.txt").write_text(f"{took:.2f} s for both samples\n")
+    assert took < 10  # both samples, each well within its 5 s: not stopped at the time limit
 
 
 SPEAKS_FOR_THE_PAGE = """

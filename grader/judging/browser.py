@@ -40,8 +40,13 @@ SHOWN = "main.py"  # the student's script, as tracebacks name it
 CHECKER = "check.py"
 
 
+class _Flooded(BaseException):
+    """Raised by a write past the cap, to end the program there, as grade's sandbox ends a run
+    at its cap: a BaseException, which ``except Exception`` in the program does not catch."""
+
+
 class _Capped(io.BytesIO):
-    """An output file that keeps at most ``cap`` bytes and says when it was over."""
+    """An output file that keeps at most ``cap`` bytes; a write past them stops the program."""
 
     def __init__(self, cap: int) -> None:
         super().__init__()
@@ -51,9 +56,9 @@ class _Capped(io.BytesIO):
         room = self.cap - self.tell()
         if len(data) > room:
             self.over = True
-            data = bytes(data)[: max(0, room)]
-        super().write(data)
-        return len(data)
+            super().write(bytes(data)[: max(0, room)])
+            raise _Flooded
+        return super().write(data)
 
     def close(self) -> None:  # the program closed its stream: what it wrote stays readable
         pass
@@ -99,21 +104,26 @@ def execute(source: str, shown: str, stdin: bytes, cap: int, argv: list[str]) ->
     started = time.perf_counter()
     try:
         exec(_code(source, shown), main.__dict__)
+    except _Flooded:  # stopped at the cap: what it wrote is the evidence, no traceback
+        status = 1
     except SystemExit as exc:
         if exc.code is None or isinstance(exc.code, int):
             status = (exc.code or 0) & 0xFF
         else:
-            sys.stderr.write(f"{exc.code}\n")
+            with contextlib.suppress(_Flooded):
+                sys.stderr.write(f"{exc.code}\n")
             status = 1
     except BaseException as exc:  # the program's crash: its traceback, from its own frames
         tb = exc.__traceback__
         while tb is not None and tb.tb_frame.f_code.co_filename != shown:
             tb = tb.tb_next
-        sys.stderr.write("".join(traceback.format_exception(type(exc), exc, tb)))
+        with contextlib.suppress(_Flooded):  # a traceback past the cap: what fits of it
+            sys.stderr.write("".join(traceback.format_exception(type(exc), exc, tb)))
         status = 1
     finally:
         for stream in streams[1:]:
-            with contextlib.suppress(ValueError):  # closed by the program: flushed then
+            # closed by the program: flushed then; over the cap: stopped already
+            with contextlib.suppress(ValueError, _Flooded):
                 stream.flush()
         sys.stdin, sys.stdout, sys.stderr, sys.argv, was_main = saved
         if was_main is not None:

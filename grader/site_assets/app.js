@@ -97,6 +97,10 @@ function show(box, testcase, result, checked) {
   if (result.status === "runtime_error" && result.stderr) {  // the traceback: its end
     row(details, "stderr", result.stderr.split("\n").slice(-12).join("\n"));
   }
+  if (result.status === "output_limit") {  // how it began: usually a loop's output
+    const flood = result.message.includes(" on stderr;") ? result.stderr : result.stdout;
+    row(details, "printed", (flood || "").split("\n").slice(0, 6).join("\n"));
+  }
   if (result.advice) row(details, "advice", result.advice, "advice");
   if (result.hint) row(details, "hint", "this case checks: " + result.hint);
 }
