@@ -96,16 +96,20 @@ def build(
             for c in cases
             if c.sample
         )
+        # the statement, and beside it on a wide screen (under it on a narrow one) the work
         body = (
-            f'<p><a href="index.html">all exercises</a></p><h1>{html.escape(exercise.title)}</h1>'
-            f"<pre>{html.escape(exercise.statement)}</pre>{samples}"
-            '<h2>Your solution</h2><textarea id="code" spellcheck="false"></textarea>'
-            '<div><button id="samples">Run on samples</button><button id="grade">Grade</button>'
-            f'<span id="summary"></span></div><div id="results"></div>'
+            '<p><a href="index.html">all exercises</a></p><main class="exercise">'
+            f'<section class="statement"><h1>{html.escape(exercise.title)}</h1>'
+            f"<pre>{html.escape(exercise.statement)}</pre>{samples}</section>"
+            '<section class="work"><h2>Your solution</h2>'
+            '<textarea id="code" spellcheck="false"></textarea>'
+            '<div class="actions"><button id="samples">Run on samples</button>'
+            '<button id="grade">Grade</button><span id="summary"></span></div>'
+            '<div id="results"></div>'
             f"<p class=note>Runs in this browser (Pyodide), {len(cases)} public cases, "
             f"{browser_limit_s(exercise.limits.time_s):g} s each; memory limits are not enforced "
             "here. "
-            "Your code stays in this browser.</p>"
+            "Your code stays in this browser.</p></section></main>"
             '<script src="app.js"></script>'
         )
         write_atomically(out / f"{name}.html", _page(exercise.title, body, name))

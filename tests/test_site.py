@@ -472,6 +472,58 @@ def test_an_output_flood_is_stopped_at_the_cap_as_grade_stops_it(
     assert took < 10  # both samples, each well within its 5 s: not stopped at the time limit
 
 
+# The x of the caret's first ^ and of the first character of the token it marks (at ``at`` in
+# the text of the failing case that holds the ``got`` line), read from the text as laid out
+CARET_AND_TOKEN = """([got, at]) => {
+    const box = document.querySelector(".case.failed");
+    const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    const x = (node, i) => {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        return range.getClientRects()[0].left;
+    };
+    let token = null, caret = null;
+    while (walker.nextNode()) {
+        const node = walker.currentNode;
+        if (token === null && node.data.includes(got)) token = x(node, node.data.indexOf(got) + at);
+        else if (caret === null && node.data.includes("^")) caret = x(node, node.data.indexOf("^"));
+    }
+    return [token, caret];
+}"""
+
+
+@pytest.mark.slow
+def test_the_page_fits_a_phone_and_sits_beside_the_statement_on_a_wide_screen(
+    served: str, tmp_path: Path
+) -> None:
+    """Issue 25: at phone width the caret landed under the wrong token (the got line wrapped),
+    and on a wide screen the results sat under a long statement."""
+    got = "group 1: scale 0.06299 q 2 -8 5 1 128"  # case 01's line, its last token wrong
+    wrong = f"print({got!r})\nprint('mean error: 0.00639')\n"
+    with _browser_page(served, width=375, height=800) as page:
+        _graded(page, wrong)
+        page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
+        page.locator(".case").first.screenshot(path=str(tmp_path / "phone-case.png"))
+        token, caret = page.evaluate(CARET_AND_TOKEN, [got, got.index("128")])
+        assert abs(token - caret) < 1, (token, caret)
+        shown = page.locator(".case.failed .mismatch pre").first.bounding_box()
+        assert shown is not None and shown["x"] <= caret < shown["x"] + shown["width"]  # in view
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375, width  # nothing wider than the phone: no sideways page scroll
+    with _browser_page(served, width=1400, height=900) as page:
+        _graded(page, wrong)
+        page.screenshot(path=str(tmp_path / "wide.png"))
+        statement = page.locator(".statement").bounding_box()
+        work, results = (
+            page.locator("#code").bounding_box(),
+            page.locator("#results").bounding_box(),
+        )
+        assert statement is not None and work is not None and results is not None
+        assert work["x"] >= statement["x"] + statement["width"]  # beside it
+        assert results["y"] < 900  # the verdicts in view, not under the statement
+
+
 SPEAKS_FOR_THE_PAGE = """
 import js
 from pyodide.ffi import to_js

@@ -40,12 +40,38 @@ function row(parent, label, text, kind) {
   value.textContent = text;
   line.append(key, value);
   parent.append(line);
+  const mark = value.querySelector(".caret");
+  if (mark) {  // a long line: scrolled so that the caret shows, a third of the way in
+    const left = mark.getBoundingClientRect().left - value.getBoundingClientRect().left;
+    value.scrollLeft = Math.max(0, left - value.clientWidth / 3);
+  }
 }
 
-function caret(line, token) {
-  const spans = [...(line || "").matchAll(/[^ \t\r\f\v]+/g)];
-  const found = spans[(token || 0) - 1];
-  return found ? " ".repeat(found.index) + "^".repeat(found[0].length) : "";
+// The expected and actual lines and the caret in one block that scrolls sideways as one and
+// never wraps: in monospace, so the caret stays under its token at any width (a phone's too).
+function mismatch(parent, expected, got, token) {
+  const line = document.createElement("div");
+  line.className = "row mismatch";
+  const key = document.createElement("span");
+  key.className = "label";
+  key.textContent = "expected\ngot";
+  const value = document.createElement("pre");
+  value.append(expected + "\n" + got);
+  const found = [...got.matchAll(/[^ \t\r\f\v]+/g)][(token || 0) - 1];
+  if (found) {
+    const under = document.createElement("span");
+    under.className = "caret";
+    under.textContent = "^".repeat(found[0].length);
+    // what precedes the token, as blanks (a tab stays a tab: it is as wide as above)
+    value.append("\n" + got.slice(0, found.index).replace(/[^\t]/g, " "), under);
+  }
+  line.append(key, value);
+  parent.append(line);
+  const mark = value.querySelector(".caret");
+  if (mark) {  // a long line: scrolled so that the caret shows, a third of the way in
+    const left = mark.getBoundingClientRect().left - value.getBoundingClientRect().left;
+    value.scrollLeft = Math.max(0, left - value.clientWidth / 3);
+  }
 }
 
 // What the grader's Python decided (judging/grouping.py, as grade's report has it): a failure
@@ -90,9 +116,8 @@ function show(box, testcase, result, checked) {
   if (result.status === "wrong_answer" && checked) {  // several answers are right: no line
     row(details, "output", (result.stdout || "").split("\n").slice(0, 20).join("\n"));
   } else if (result.status === "wrong_answer" && result.got_line != null) {
-    row(details, "expected", result.expected_line != null ? result.expected_line : "");
-    row(details, "got", result.got_line);
-    if (result.token) row(details, "", caret(result.got_line, result.token), "caret");
+    mismatch(details, result.expected_line != null ? result.expected_line : "", result.got_line,
+             result.token);
   }
   if (result.status === "runtime_error" && result.stderr) {  // the traceback: its end
     row(details, "stderr", result.stderr.split("\n").slice(-12).join("\n"));
