@@ -104,7 +104,8 @@ def build(
             '<section class="work"><h2>Your solution</h2>'
             '<textarea id="code" spellcheck="false"></textarea>'
             '<div class="actions"><button id="samples">Run on samples</button>'
-            '<button id="grade">Grade</button><span id="summary"></span></div>'
+            '<button id="grade">Grade</button><span id="python" class="note">loading Python…'
+            '</span> <span id="summary"></span></div>'
             '<div id="results"></div>'
             f"<p class=note>Runs in this browser (Pyodide), {len(cases)} public cases, "
             f"{browser_limit_s(exercise.limits.time_s):g} s each; memory limits are not enforced "

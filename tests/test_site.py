@@ -524,6 +524,27 @@ def test_the_page_fits_a_phone_and_sits_beside_the_statement_on_a_wide_screen(
         assert results["y"] < 900  # the verdicts in view, not under the statement
 
 
+READY = "document.getElementById('python').textContent === 'Python ready'"
+
+
+@pytest.mark.slow
+def test_the_page_says_whether_python_is_ready(served: str, root: Root, tmp_path: Path) -> None:
+    """Issue 25: nothing said whether Python had loaded before the first Grade."""
+    with urllib.request.urlopen(served + "quantize.html") as opened:
+        assert '<span id="python" class="note">loading Python…</span>' in opened.read().decode()
+    right = (root.material / "quantize" / "accepted" / "exact_integers.py").read_text()
+    with _browser_page(served) as page:
+        page.wait_for_function(READY, timeout=180_000)
+        page.locator(".work").screenshot(path=str(tmp_path / "ready.png"))
+        _graded(page, right)
+        page.wait_for_function(READY, timeout=180_000)  # the next Grade's, loaded meanwhile
+    with _browser_page(served.replace("/site/", "/offline/")) as page:
+        page.wait_for_function(
+            "document.getElementById('python').textContent === 'Python did not load'"
+        )
+        page.locator(".work").screenshot(path=str(tmp_path / "not-ready.png"))
+
+
 SPEAKS_FOR_THE_PAGE = """
 import js
 from pyodide.ffi import to_js

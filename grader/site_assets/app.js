@@ -5,6 +5,7 @@ const BOOT_MS = 180000;  // loading Python itself, before the first case's clock
 const editor = document.getElementById("code");
 const results = document.getElementById("results");
 const summary = document.getElementById("summary");
+const python = document.getElementById("python");  // whether the next Grade's Python is loaded
 editor.value = localStorage.getItem("grade:" + NAME) || "import sys\n\n";
 editor.addEventListener("input", () => localStorage.setItem("grade:" + NAME, editor.value));
 editor.addEventListener("keydown", (event) => {
@@ -18,17 +19,36 @@ editor.addEventListener("keydown", (event) => {
 
 // Python loads in a worker as soon as the page opens, while the student reads and types; a
 // worker that finished its cases is kept for the next Grade, one ended at a time limit is not.
-function newWorker() {
+// The spare's state is said beside the buttons: loading, ready, or not to be had.
+function newWorker(watched) {
   const worker = new Worker("worker.js");
   worker.failed = null;  // an error before anyone listens (Pyodide not found) is kept here
+  const say = (text, kind) => {
+    if (!watched || worker !== spare) return;  // a Grade took it: the summary speaks then
+    python.textContent = text;
+    python.className = kind;
+  };
   worker.addEventListener("error", (event) => {
     event.preventDefault();
     worker.failed = event.message || "the worker failed";
+    say("Python did not load", "bad");
     if (worker.onfailed) worker.onfailed(worker.failed);
   });
+  // posted once Python is loaded, before any student code ran in this worker; heard only until
+  // a Grade takes it (its onmessage is then null: the grader speaks on a port of its own)
+  worker.onmessage = (event) => {
+    if (event.data && event.data.kind === "ready") say("Python ready", "ok");
+    if (event.data && event.data.kind === "failed") say("Python did not load", "bad");
+  };
   return worker;
 }
-let spare = newWorker();
+function newSpare() {
+  python.textContent = "loading Python…";
+  python.className = "note";
+  spare = newWorker(true);
+}
+let spare = null;
+newSpare();
 
 function row(parent, label, text, kind) {
   const line = document.createElement("div");
@@ -199,7 +219,8 @@ async function grade(exercise, cases) {
   await new Promise((finish) => {
     function start() {
       const offset = next;
-      const worker = spare || newWorker();
+      const worker = spare || newWorker(false);
+      if (spare !== null) python.textContent = "";  // in use: the summary says how it goes
       spare = null;
       let timer = setTimeout(() => unavailable("Python did not load in time"), BOOT_MS);
       function unavailable(why) {
@@ -254,7 +275,6 @@ async function grade(exercise, cases) {
           // never again: the student's code ran in it and may have left itself there (a
           // handler of its own for the next request); a fresh one loads for the next Grade
           worker.terminate();
-          if (spare === null) spare = newWorker();
           finish();
         } else if (message.kind === "error") {
           unavailable(message.message);
@@ -270,6 +290,7 @@ async function grade(exercise, cases) {
     }
     start();
   });
+  if (spare === null) newSpare();  // loading while the student reads the verdicts
   for (const button of buttons) button.disabled = false;
   if (broken !== null) {
     for (let i = next; i < cases.length; i++) {

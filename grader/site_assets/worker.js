@@ -19,6 +19,9 @@ async function boot() {
                "from judging.browser import run_case, stopped_case");
 }
 const ready = boot();
+// The page's "Python ready": said before any student code runs here, on the worker's own channel
+ready.then(() => postMessage({ kind: "ready" }),
+           (error) => postMessage({ kind: "failed", message: String(error) }));
 onmessage = async (event) => {
   const { source, cases, exercise, earlier } = event.data;
   const placed = [...earlier];  // each result's "group" so far: how the next ones are grouped
