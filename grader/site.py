@@ -111,7 +111,7 @@ def build(
             f"{browser_limit_s(exercise.limits.time_s):g} s each; memory limits are not enforced "
             "here. "
             "Your code stays in this browser.</p></section></main>"
-            '<script src="app.js"></script>'
+            '<script src="editor.js"></script><script src="app.js"></script>'
         )
         write_atomically(out / f"{name}.html", _page(exercise.title, body, name))
         links.append(
@@ -127,8 +127,9 @@ def build(
         .replace("indexURL: PYODIDE_URL", f"indexURL: {json.dumps(pyodide_url)}")
     )
     write_atomically(out / "worker.js", worker)
-    for asset in ("app.js", "style.css"):
-        write_atomically(out / asset, (_ASSETS / asset).read_text())
+    # the code editor is a bundle built from the npm registry (site_assets/build-editor.sh)
+    for asset in ("app.js", "style.css", "editor.js", "editor.LICENSE.txt"):
+        write_atomically(out / asset, (_ASSETS / asset).read_bytes())
     (out / "py" / "judging").mkdir(parents=True, exist_ok=True)
     files = sorted(p.name for p in _JUDGING.glob("*.py"))
     for name in files:

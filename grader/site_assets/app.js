@@ -2,20 +2,29 @@
 // Student text is only ever set as textContent: it is data, never markup.
 const NAME = document.body.dataset.exercise;
 const BOOT_MS = 180000;  // loading Python itself, before the first case's clock starts
-const editor = document.getElementById("code");
 const results = document.getElementById("results");
 const summary = document.getElementById("summary");
 const python = document.getElementById("python");  // whether the next Grade's Python is loaded
-editor.value = localStorage.getItem("grade:" + NAME) || "import sys\n\n";
-editor.addEventListener("input", () => localStorage.setItem("grade:" + NAME, editor.value));
-editor.addEventListener("keydown", (event) => {
-  if (event.key === "Tab") {
-    event.preventDefault();
-    const at = editor.selectionStart;
-    editor.setRangeText("    ", at, editor.selectionEnd, "end");
-    localStorage.setItem("grade:" + NAME, editor.value);
-  }
-});
+const save = (text) => localStorage.setItem("grade:" + NAME, text);
+const textarea = document.getElementById("code");
+textarea.value = localStorage.getItem("grade:" + NAME) || "import sys\n\n";
+// The code editor (editor.js: CodeMirror 6, bundled by build-editor.sh) in place of the
+// textarea; the textarea itself where that file did not load. Its text is what is graded.
+const editor = window.GradeEditor ? GradeEditor.replaceTextarea(textarea, save) : {
+  get: () => textarea.value,
+  set: (text) => { textarea.value = text; save(text); },
+};
+window.gradeEditor = editor;  // for scripts and tests: get() and set(text)
+if (!window.GradeEditor) {
+  textarea.addEventListener("input", () => save(textarea.value));
+  textarea.addEventListener("keydown", (event) => {
+    if (event.key === "Tab") {
+      event.preventDefault();
+      textarea.setRangeText("    ", textarea.selectionStart, textarea.selectionEnd, "end");
+      save(textarea.value);
+    }
+  });
+}
 
 // Python loads in a worker as soon as the page opens, while the student reads and types; a
 // worker that finished its cases is kept for the next Grade, one ended at a time limit is not.
@@ -185,7 +194,7 @@ function also(details, name) {
 const buttons = [...document.querySelectorAll("button")];
 
 async function grade(exercise, cases) {
-  const source = editor.value;  // what was there at the click: edits meanwhile are the next's
+  const source = editor.get();  // what was there at the click: edits meanwhile are the next's
   for (const button of buttons) button.disabled = true;
   results.textContent = "";
   summary.className = "";
