@@ -87,7 +87,7 @@ def main() -> None:
             )
             page = browser.new_page()
             page.goto(url + "site/quantize.html")
-            page.fill("#code", solution)
+            page.evaluate("(source) => gradeEditor.set(source)", solution)  # the editor
             for _ in range(args.rounds):
                 page.evaluate("document.getElementById('summary').textContent = ''")
                 start = time.perf_counter()
