@@ -91,7 +91,9 @@ def _rows(c: CaseFeedback) -> list[tuple[str, str]]:
     return rows
 
 
-def _case(c: CaseFeedback, group: list[str] | None, compile_error: bool) -> str:
+def _case(
+    c: CaseFeedback, group: list[str] | None, compile_error: bool, hint_said: bool = False
+) -> str:
     state = "passed" if c.passed else "skipped" if c.verdict is Verdict.SKIPPED else "failed"
     opened = "" if c.passed or compile_error else " open"
     head = (
@@ -103,6 +105,8 @@ def _case(c: CaseFeedback, group: list[str] | None, compile_error: bool) -> str:
         body = ""
     elif group is not None and group[0] != c.name:
         body = f'<p class="note">the same mistake as {_e(safe(group[0]))}, above</p>'
+        if c.hint and not hint_said:  # a hint no case above said: it may name the bug
+            body += f'<p class="hint">this case checks: {_e(safe(c.hint))}</p>'
     else:
         rows = _rows(c)
         if c.title != c.name:
@@ -123,9 +127,13 @@ def render_html(feedback: Feedback) -> str:
             f'<p class="bad">{_e(safe(feedback.submission))} does not compile:</p>'
             f"{_lines(feedback.compile_error, 40)}"
         )
-    cases = "\n".join(
-        _case(c, groups.get(c.name), bool(feedback.compile_error)) for c in feedback.cases
-    )
+    shown: list[str] = []
+    said: set[str] = set()
+    for c in feedback.cases:
+        shown.append(_case(c, groups.get(c.name), bool(feedback.compile_error), c.hint in said))
+        if c.hint and not c.passed:
+            said.add(c.hint)
+    cases = "\n".join(shown)
     points = f"{feedback.points:g}/{feedback.max_points:g} points"
     return f"""<!DOCTYPE html>
 <html lang="en">
