@@ -7,6 +7,7 @@ import json
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -311,3 +312,20 @@ def test_grade_many_keeps_every_report_in_order(
     reports = grade_many(plan_of(add, jobs=4), scripts)
     assert [r.submission for r in reports] == [str(s) for s in scripts]
     assert [r.passed for r in reports] == [4, 0]
+
+
+def test_a_crash_names_the_students_own_file() -> None:
+    """The run reads the grader's copy, but its traceback names the file the student wrote, at
+    its line: what they open to fix it (mutmut: the path given to the run went unchecked)."""
+    from click.testing import CliRunner
+    from conftest import COURSE
+
+    from grader.cli import cli
+
+    with tempfile.TemporaryDirectory(dir="/tmp") as short:  # a traceback line is cut at 100
+        mine = Path(short) / "my_quantize.py"
+        mine.write_text("x = 1\nraise ValueError('boom')\n")
+        argv = ["add", str(mine), "--root", str(COURSE), "--format", "plain", "-k", "01"]
+        plain = CliRunner().invoke(cli, argv, catch_exceptions=False).stdout
+    assert "runtime_error" in plain
+    assert f'File "{mine}", line 2, in <module>' in plain
