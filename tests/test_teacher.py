@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -142,6 +143,18 @@ def test_add_case_writes_files_and_metadata_keeping_comments(course_copy: Root) 
     assert case.visibility is Visibility.VISIBLE  # what the folder says
     assert load_exercise("add", course_copy).case_meta["03-single"].title == "One number"
     assert run("verify", "add", "--root", str(course_copy.path)).exit_code == 0
+
+
+def test_add_case_secret_leaves_nothing_for_regen(course_copy: Root) -> None:
+    """secret-cases.json counts the secret cases (a student's install says that they exist):
+    add-case keeps it current with mistakes.json, so that regen has nothing left to do."""
+    counts = course_copy.cases / "secret-cases.json"
+    before = json.loads(counts.read_text())["add"]
+    where = ("--root", str(course_copy.path))
+    added = run("add-case", "add", "09-more", "--input", "-", "--secret", *where, input=b"4 5\n")
+    assert added.exit_code == 0, added.stderr
+    assert json.loads(counts.read_text())["add"] == before + 1
+    assert run("regen", "add", "--check", *where).exit_code == 0
 
 
 def test_add_case_refusals(course_copy: Root) -> None:

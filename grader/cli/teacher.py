@@ -317,14 +317,17 @@ def mutants_command(
 
 
 def _refresh_mistakes(exercise: str, where: Root, sandbox: Sandbox) -> list[Path]:
-    """mistakes.json again, after the cases changed: what the known-wrong solutions print."""
+    """What regen derives from the cases, again, after they changed: mistakes.json (what the
+    known-wrong solutions print) and secret-cases.json (how many secret cases there are)."""
     from .. import mistakes
+    from ..cases import secret_counts_file
     from ..expected import mistake_files
     from ..plan import prepare
     from ..spec import load_exercise
 
     spec = load_exercise(exercise, where)
-    return mistakes.write(mistake_files(spec, prepare(spec, sandbox=sandbox)))
+    derived = mistake_files(spec, prepare(spec, sandbox=sandbox))
+    return mistakes.write({**derived, **secret_counts_file(spec)})
 
 
 def _visibility(name: str) -> Visibility:
