@@ -6,6 +6,8 @@ Nothing here counts cases: a teacher adding one must leave these tests green.
 
 from __future__ import annotations
 
+import importlib.util
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -73,6 +75,54 @@ def test_large_cases_are_large(quantize: Exercise, specdec: Exercise) -> None:
     assert len(big.input.split(b"\n")[0].split()) >= 100_000
     long = max(exercise_cases(specdec), key=lambda c: len(c.input))
     assert sum(1 for line in long.input.split(b"\n") if line.strip()) >= 1_000
+
+
+def _non_blank(text: str) -> int:
+    return sum(1 for line in text.split("\n") if line.strip())
+
+
+# exercise: the validator's bound on an input's size, and how many of those an input holds
+MAXIMA: dict[str, tuple[str, Callable[[str], int]]] = {
+    "quantize": ("MAX_WEIGHTS", lambda text: len(text.split("\n")[0].split())),
+    "top-k": ("MAX_TOKENS", lambda text: _non_blank(text) - 1),
+    "specdec": ("MAX_ROUNDS", _non_blank),
+    "decode-speed": ("MAX_SETUPS", _non_blank),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MAXIMA))
+def test_a_case_reaches_the_statements_maximum(root: Root, reference_dir: Path, name: str) -> None:
+    """The statement states the bound its validator enforces, and a case is that large: so
+    that a solution of the wrong complexity times out (the time limit is set on that case)."""
+    constant, count = MAXIMA[name]
+    validator = reference_dir / name / "validate.py"
+    found = importlib.util.spec_from_file_location(f"validate_{name.replace('-', '_')}", validator)
+    assert found is not None and found.loader is not None
+    module = importlib.util.module_from_spec(found)
+    found.loader.exec_module(module)
+    bound: int = getattr(module, constant)
+    exercise = load_exercise(name, root)
+    assert f"{bound:,}" in exercise.statement
+    sizes = [count(c.input.decode()) for c in exercise_cases(exercise)]
+    assert max(sizes) == bound
+
+
+@pytest.mark.parametrize(
+    ("name", "line", "why"),
+    [
+        ("specdec", "draft: a | target: a b", "at most 10,000 rounds, got 10,001"),
+        ("decode-speed", "x 7 2 1000 1", "at most 10,000 setups, got 10,001"),
+    ],
+)
+def test_validators_refuse_one_more_than_the_statement_allows(
+    root: Root, reference_dir: Path, name: str, line: str, why: str
+) -> None:
+    from grader.material import material, validate
+
+    exercise = load_exercise(name, root)
+    biggest = max(exercise_cases(exercise), key=lambda c: len(c.input))
+    data = biggest.input.rstrip(b"\n") + f"\n{line}\n".encode()
+    assert validate(material(exercise), data) == why
 
 
 def test_short_last_group_tells_the_two_means_apart(quantize: Exercise) -> None:

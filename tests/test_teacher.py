@@ -17,7 +17,7 @@ from grader.judging.records import Visibility
 from grader.resources import Root
 from grader.sandbox import Sandbox
 from grader.spec import load_exercise
-from grader.verify import Status, Verification, verify
+from grader.verify import Status, Verification, judges_limit_s, margin_status, verify
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -38,9 +38,10 @@ def check(result: Verification, name: str) -> str:
 def test_verify_table_golden(course: Root, golden: Golden) -> None:
     result = run("verify", "--root", str(course.path))
     assert result.exit_code == 0, result.stdout
-    # which case is slowest, and its time, vary; everything else is fixed
+    # which case is slowest, and its time (so whether the 5 s limit is too loose), vary;
+    # everything else is fixed
     table = "\n".join(
-        line if "time margin" not in line else line.split(" slowest ")[0] + " slowest …"
+        line if "time margin" not in line else "  …     time margin         slowest accepted: …"
         for line in result.stdout.splitlines()
     )
     golden("verify_add.txt", table + "\n")
@@ -101,6 +102,55 @@ def test_verify_catches_a_wrong_verdict_and_a_missing_declaration(
     wrong.write_text(text.replace("expect: wrong_answer", ""))
     result = verify("add", course_copy, sandbox=sandbox)
     assert "must say 'expect: <verdict>'" in check(result, "wrong solutions")
+
+
+# a correct solution that computes for a while: CPU time, not a sleep, so that the run's time is
+# its own whatever the machine's load
+SLOW = """import sys, time
+start = time.process_time()
+while time.process_time() - start < 0.3:
+    pass
+print(sum(int(x) for x in sys.stdin.read().split()))
+"""
+
+
+def test_verify_reports_the_slowest_accepted_solution(course_copy: Root, sandbox: Sandbox) -> None:
+    accepted = course_copy.material / "add" / "accepted"
+    accepted.mkdir()
+    (accepted / "slow_sum.py").write_text(SLOW)
+    result = verify("add", course_copy, sandbox=sandbox)
+    detail = check(result, "time margin")
+    assert "slowest accepted: slow_sum.py on 0" in detail, detail
+    took = float(detail.split(" took ")[1].split(" s of 5 s (")[0])
+    assert took >= 0.3  # its CPU time at least; the wall clock, on a loaded machine, more
+    status, why = margin_status(5, took)
+    assert detail.startswith(f"{status.value} ") and detail.endswith(why)
+    assert result.ok  # a warning: one machine's timing never fails an exercise
+
+
+@pytest.mark.parametrize(
+    ("limit_s", "slowest_s", "status", "judges_s"),
+    [
+        (5, 0.41, Status.WARN, 2),  # 12.2x: too loose
+        (5, 0.5, Status.OK, 2),  # 10x exactly
+        (2, 0.01, Status.OK, 2),  # at the floor: never too loose
+        (3, 0.2, Status.WARN, 2),  # 15x and above the floor
+        (3, 1.0, Status.OK, 3),  # the judges' own 3x
+        (2, 1.0, Status.OK, 3),  # 2x exactly
+        (2, 1.01, Status.WARN, 4),  # under 2x: too tight
+        (6, 2.0, Status.OK, 6),
+        (1, 0.8, Status.WARN, 3),  # under 2x
+    ],
+)
+def test_the_time_margin_rule(
+    limit_s: float, slowest_s: float, status: Status, judges_s: int
+) -> None:
+    got, why = margin_status(limit_s, slowest_s)
+    assert got is status
+    assert judges_limit_s(slowest_s) == judges_s
+    assert (why == "") is (status is Status.OK)
+    if status is Status.WARN:
+        assert f"time_s: {judges_s})" in why
 
 
 def test_verify_cli_exits_1_when_a_check_fails(course_copy: Root) -> None:

@@ -94,9 +94,10 @@ def verify_command(exercises: tuple[str, ...], sandbox_mode: str | None, root: P
     \b
     The spec parses strictly; every case has both files and its metadata; every
     input passes validate.py; the reference passes every case twice with the same
-    output, leaving a time margin (warns under 3x); every known-wrong solution in
-    reference/NAME/wrong/ fails with the verdict it declares; every .out is what the
-    reference prints. Exit 0 only when all hold.
+    output; every accepted solution passes every case; the slowest of them leaves a
+    time margin (warns under 2x or over 10x: judges set 3x); every known-wrong
+    solution in reference/NAME/wrong/ fails with the verdict it declares; every .out
+    is what the reference prints. Exit 0 only when all hold.
     """
     from ..spec import exercise_names
     from ..verify import verify

@@ -63,6 +63,7 @@ def judge(case: Case, run: RunResult, comparator: Comparator, limits: Limits) ->
         stdout=stdout,
         stderr=stderr,
         comparison=comparison,
+        cpu_s=None if run.cpu_s is None else round(run.cpu_s, 3),
     )
 
 

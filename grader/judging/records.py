@@ -138,6 +138,9 @@ class CaseOutcome:
     advice: str | None = None  # a recognised mistake's targeted message (diagnose.py)
     diagnosis: Diagnosis | None = None  # a known-wrong solution prints the same (mistakes.py)
     compiled: bool = True  # False: the script does not compile, and this case never ran
+    # the run's CPU time where known: unlike time_s (the wall clock), others' load leaves it be,
+    # so verify's time margin reads it
+    cpu_s: float | None = None
 
     @property
     def passed(self) -> bool:

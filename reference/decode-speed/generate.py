@@ -10,7 +10,7 @@ import random
 import sys
 from decimal import Decimal
 
-from validate import BOUNDS, MAX_BATCH, MAX_RATE, rate
+from validate import BOUNDS, MAX_BATCH, MAX_RATE, MAX_SETUPS, rate
 
 MODELS = [
     ("tiny", 0.5),
@@ -47,7 +47,7 @@ def generate(seed: int, size: int) -> str:
     rng = random.Random(seed)
     lines = []
     names: list[str] = []
-    for i in range(max(1, size)):
+    for i in range(min(max(1, size), MAX_SETUPS)):  # SIZE setups, within the statement's bound
         model, params = rng.choice(MODELS)
         name = rng.choice(names) if names and rng.random() < 0.05 else f"{model}-{i}"
         names.append(name)

@@ -21,7 +21,7 @@ BOUNDS = {  # field: (smallest, largest)
 }
 MAX_BATCH = 10**6
 MAX_DIGITS = 12
-MAX_SETUPS = 100_000
+MAX_SETUPS = 10_000  # the statement's bound: its output then fits output_kb
 MAX_RATE = 10**12  # tokens/s: float64 holds it to ~1e-4, every writing prints it alike
 
 
@@ -59,7 +59,7 @@ def problem(text: str) -> str | None:
             return f"line {number}: T is over {MAX_RATE:.0e} tokens/s"
         setups += 1
     if setups > MAX_SETUPS:
-        return f"at most {MAX_SETUPS} setups"
+        return f"at most {MAX_SETUPS:,} setups, got {setups:,}"
     return None if setups else "no setups: at least one non-blank line is needed"
 
 

@@ -3,7 +3,7 @@
 import random
 import sys
 
-from validate import first_fragile
+from validate import MAX_WEIGHTS, first_fragile
 
 
 def _weight(rng: random.Random) -> str:
@@ -23,6 +23,7 @@ def generate(seed: int, size: int) -> str:
     so is the largest of a group whose scale, or any weight when the mean error, would sit
     on a rounding boundary."""
     rng = random.Random(seed)
+    size = min(size, MAX_WEIGHTS)  # the statement's bound
     weights = [_weight(rng) for _ in range(size)]
     group = rng.choice([16, 32, 64, 128]) if size > 256 else rng.randint(1, max(1, size))
     for start in range(0, size, group):  # group by group: each check stays small

@@ -3,7 +3,7 @@
 import random
 import sys
 
-from validate import fragile_ratio, tokens
+from validate import MAX_ROUNDS, fragile_ratio, tokens
 
 VOCAB = [
     "the",
@@ -48,7 +48,7 @@ def generate(seed: int, size: int) -> str:
     refuses those: correct solutions would print it differently)."""
     rng = random.Random(seed)
     rounds, blank = [], []
-    for _ in range(max(1, size)):
+    for _ in range(min(max(1, size), MAX_ROUNDS)):  # within the statement's bound
         rounds.append(_round(rng))
         blank.append(rng.random() < 0.05)
     total = sum(tokens(d, t) for d, t in rounds)

@@ -10,6 +10,7 @@ import sys
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 
+MAX_ROUNDS = 10_000  # the statement's bound
 ROUND = re.compile(r"draft:((?: [^\s|]+)+) \| target:((?: [^\s|]+)+)")
 
 
@@ -47,6 +48,8 @@ def problem(text: str) -> str | None:
         rounds += 1
     if not rounds:
         return "no rounds: at least one non-blank line is needed"
+    if rounds > MAX_ROUNDS:
+        return f"at most {MAX_ROUNDS:,} rounds, got {rounds:,}"
     if fragile_ratio(total, rounds):
         return f"{total} tokens in {rounds} rounds: the ratio is a tie float64 breaks"
     return None

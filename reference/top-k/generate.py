@@ -8,6 +8,8 @@ import random
 import string
 import sys
 
+from validate import MAX_TOKENS
+
 LETTERS = string.ascii_lowercase
 OTHER = string.ascii_uppercase + string.digits + "_"
 
@@ -33,7 +35,7 @@ def _written(hundredths: int, rng: random.Random) -> str:
 def generate(seed: int, size: int) -> str:
     """An input validate.py accepts: ``size`` unique tokens (at least 1)."""
     rng = random.Random(seed)
-    size = max(size, 1)
+    size = min(max(size, 1), MAX_TOKENS)  # the statement's bound
     spread = min(max(size // 3, 2), 3999)  # about three tokens per value; 25 * 3999 < 10**5
     tokens: dict[str, int] = {}
     while len(tokens) < size:
