@@ -3,8 +3,8 @@
 ``solution.py`` the reference solution (the only source of expected outputs); ``validate.py``
 reads an input on stdin and exits 0 to accept it, or non-zero with the reason on stderr;
 ``generate.py SEED SIZE`` prints a random input (the same for the same seed); ``wrong/*.py``
-known-wrong solutions whose docstring says ``expect: <verdict>`` and, on its first line, the
-mistake it models; ``accepted/*.py`` correct solutions written otherwise (exact arithmetic,
+known-wrong solutions whose docstring says ``expect: <verdict>`` and, in its first paragraph,
+the mistake it models; ``accepted/*.py`` correct solutions written otherwise (exact arithmetic,
 another formula, another loop shape), which every case must accept.
 """
 
@@ -30,7 +30,7 @@ TOOL_TIMEOUT_S = 60  # validators and generators are the teacher's own, trusted 
 class WrongSolution:
     path: Path
     expect: Verdict
-    mistake: str  # the docstring's first line, e.g. "rounds half away from zero"
+    mistake: str  # the docstring's first paragraph, e.g. "rounds half away from zero."
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,10 @@ def _wrong(path: Path) -> WrongSolution:
     if found is None or found.group(1) not in {v.value for v in Verdict}:
         known = ", ".join(v.value for v in Verdict if v is not Verdict.PASSED)
         raise ExerciseError(path, f"its docstring must say 'expect: <verdict>' ({known})")
-    mistake = doc.splitlines()[0].removeprefix("Known wrong:").strip()
+    # the first paragraph, however many lines it was wrapped on: its first line alone left a
+    # wrapped one cut off mid-sentence ("... to avoid choosing")
+    paragraph = " ".join(line.strip() for line in doc.split("\n\n")[0].splitlines())
+    mistake = paragraph.removeprefix("Known wrong:").strip()
     return WrongSolution(path, Verdict(found.group(1)), mistake)
 
 

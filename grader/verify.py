@@ -3,7 +3,8 @@
 Each check is a row: the spec parses strictly; cases pair up with their metadata; every input
 passes the validator; the reference passes every case, twice, identically; every accepted
 solution passes every case; the time limit is a judges' multiple of the slowest of them; every
-known-wrong solution fails as it declares; every ``.out`` is what the reference prints.
+known-wrong solution fails as it declares; every ``.out`` is what the reference prints; no
+title, hint or known mistake is cut off mid-sentence.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from .plan import Plan, prepare
 from .resources import Root
 from .sandbox import Sandbox
 from .spec import Exercise, load_exercise
+from .wording import cut_off
 
 # The time limit, set as judges set it: a multiple of the slowest correct solution's time on
 # the slowest case (the maximum over the reference and accepted/, case by case). Under TIGHT a
@@ -112,6 +114,7 @@ def verify(name: str, root: Root, *, sandbox: Sandbox) -> Verification:
     else:
         checks.append(_wrong(wrong, others[len(accepted) :]))
         checks.append(_mistakes(exercise, wrong, others[len(accepted) :]))
+    checks.append(_wording(cases, wrong))
     return done()
 
 
@@ -135,6 +138,27 @@ def _mistakes(
             f"{exercise.name}",
         )
     return Check("known mistakes", Status.OK, f"{len(files)} mistakes.json current")
+
+
+def _wording(cases: Sequence[Case], wrong: Sequence[WrongSolution]) -> Check:
+    """Every title, hint and known mistake (what a student reads instead of a hint) reads
+    whole: none cut off mid-sentence (the rule is ``wording.cut_off``)."""
+    texts = [(f"{c.name}'s title", c.title, False) for c in cases]
+    texts += [(f"{c.name}'s hint", c.hint, True) for c in cases if c.hint is not None]
+    texts += [(f"{w.path.name}'s mistake", w.mistake, True) for w in wrong]
+    cut = [
+        f"{where} {why}: {clip_quoted(text)}"
+        for where, text, sentence in texts
+        if (why := cut_off(text, sentence=sentence)) is not None
+    ]
+    if cut:
+        return Check("wording", Status.FAIL, f"{len(cut)} cut off: {'; '.join(cut[:3])}")
+    return Check("wording", Status.OK, f"{len(texts)} titles, hints and mistakes read whole")
+
+
+def clip_quoted(text: str, width: int = 60) -> str:
+    """``text`` quoted, its end kept (where a cut shows) when it is longer than ``width``."""
+    return repr(text if len(text) <= width else "..." + text[-(width - 3) :])
 
 
 def _inputs(teacher: Material, cases: tuple[Case, ...]) -> Check:

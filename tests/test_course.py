@@ -384,7 +384,7 @@ def test_secret_metadata_lives_beside_the_secret_cases(course_dir: Path, tmp_pat
         "-",
         "--secret",
         "--hint",
-        "SECRET HINT",
+        "SECRET HINT.",
         input=b"2 2\n",
     )
     assert added.exit_code == 0, added.output
@@ -398,7 +398,7 @@ def test_secret_metadata_lives_beside_the_secret_cases(course_dir: Path, tmp_pat
     moved = run("mv-case", "add", "09-x", "09-y", "--public")
     assert moved.exit_code == 0, moved.output
     assert "09-x" not in hidden.read_text()
-    assert load_exercise("add", find_root(environ={})).case_meta["09-y"].hint == "SECRET HINT"
+    assert load_exercise("add", find_root(environ={})).case_meta["09-y"].hint == "SECRET HINT."
     assert run("verify", "add").exit_code == 0
 
 

@@ -97,7 +97,8 @@ def verify_command(exercises: tuple[str, ...], sandbox_mode: str | None, root: P
     output; every accepted solution passes every case; the slowest of them leaves a
     time margin (warns under 2x or over 10x: judges set 3x); every known-wrong
     solution in reference/NAME/wrong/ fails with the verdict it declares; every .out
-    is what the reference prints. Exit 0 only when all hold.
+    is what the reference prints; no title, hint or known mistake is cut off
+    mid-sentence. Exit 0 only when all hold.
     """
     from ..spec import exercise_names
     from ..verify import verify
