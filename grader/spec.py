@@ -49,6 +49,18 @@ class ShrinkUnits:
 
 
 @dataclass(frozen=True)
+class Clause:
+    """A sentence of the statement's input/output contract (``clauses:`` in a spec) and what
+    tells the cases that exercise it: ``cases`` by name, and any whose input ``holds``, a
+    predicate ``validate.py`` exports (``def NAME(text: str) -> bool``). ``grade verify
+    --clauses`` lists them; a clause no case exercises is a warning."""
+
+    text: str  # as the statement says it, its whitespace collapsed
+    cases: tuple[str, ...] = ()
+    holds: str | None = None
+
+
+@dataclass(frozen=True)
 class Exercise:
     name: str
     title: str
@@ -60,6 +72,7 @@ class Exercise:
     root: Root  # where it was found: its cases and teacher material live there too
     preload: tuple[str, ...] = ()  # modules the fork server imports once for every run
     shrink: ShrinkUnits = ShrinkUnits()  # what --fuzz may remove when shrinking
+    clauses: tuple[Clause, ...] = ()  # the contract's sentences, for verify --clauses
 
     @property
     def cases_dir(self) -> Path:
@@ -207,7 +220,7 @@ def load_exercise(name: str, root: Root) -> Exercise:
         path,
         "",
         read_yaml(path),
-        ("title", "statement", "limits", "compare", "cases", "preload", "fuzz"),
+        ("title", "statement", "limits", "compare", "cases", "preload", "fuzz", "clauses"),
     )
     shrink = _shrink_units(_Fields(path, "fuzz", f.get("fuzz", dict, {}), ("units", "parts")))
     preload = f.get("preload", list, [])
@@ -233,7 +246,19 @@ def load_exercise(name: str, root: Root) -> Exercise:
         root=root,
         preload=tuple(preload),
         shrink=shrink,
+        clauses=tuple(_clause(path, i, c) for i, c in enumerate(f.get("clauses", list, []), 1)),
     )
+
+
+def _clause(path: Path, number: int, data: object) -> Clause:
+    c = _Fields(path, f"clauses[{number}]", data, ("text", "cases", "holds"))
+    cases = c.get("cases", list, [])
+    if not all(isinstance(name, str) for name in cases):
+        c.fail(c.key("cases"), f"must be a list of case names, got {cases!r}")
+    holds = c.get("holds", str, None)
+    if holds is not None and not holds.isidentifier():
+        c.fail(c.key("holds"), f"must name a function of validate.py, got {holds!r}")
+    return Clause(" ".join(c.get("text", str, _REQUIRED).split()), tuple(cases), holds)
 
 
 def _shrink_units(fuzz: _Fields) -> ShrinkUnits:

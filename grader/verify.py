@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .clauses import Exercised, exercised
 from .grading import grade, grade_many
 from .judging._compat import StrEnum
 from .judging.errors import ExerciseError, GraderError
@@ -52,6 +53,7 @@ class Check:
 class Verification:
     exercise: str
     checks: tuple[Check, ...]
+    clauses: tuple[Exercised, ...] = ()  # the spec's clauses and their cases (--clauses)
 
     @property
     def ok(self) -> bool:
@@ -67,9 +69,10 @@ class Verification:
 
 def verify(name: str, root: Root, *, sandbox: Sandbox) -> Verification:
     checks: list[Check] = []
+    clauses: list[Exercised] = []
 
     def done() -> Verification:
-        return Verification(name, tuple(checks))
+        return Verification(name, tuple(checks), tuple(clauses))
 
     try:
         exercise = load_exercise(name, root)
@@ -90,6 +93,12 @@ def verify(name: str, root: Root, *, sandbox: Sandbox) -> Verification:
         checks.append(Check("teacher material", Status.FAIL, str(exc)))
         return done()
     checks.append(_inputs(teacher, cases))
+    if exercise.clauses:
+        try:
+            clauses += exercised(exercise, teacher, cases)
+            checks.append(_clauses(clauses))
+        except ExerciseError as exc:
+            checks.append(Check("clauses", Status.FAIL, str(exc)))
     accepted = teacher.accepted_solutions()
     try:
         wrong: tuple[WrongSolution, ...] = teacher.wrong_solutions()
@@ -159,6 +168,16 @@ def _wording(cases: Sequence[Case], wrong: Sequence[WrongSolution]) -> Check:
 def clip_quoted(text: str, width: int = 60) -> str:
     """``text`` quoted, its end kept (where a cut shows) when it is longer than ``width``."""
     return repr(text if len(text) <= width else "..." + text[-(width - 3) :])
+
+
+def _clauses(found: Sequence[Exercised]) -> Check:
+    """Every clause of the contract is exercised by a case (a warning: cases are the teacher's)."""
+    bare = [item.clause.text for item in found if not item.cases]
+    if bare:
+        shown = "; ".join(repr(text) for text in bare[:3])
+        return Check("clauses", Status.WARN, f"{len(bare)} of {len(found)} with no case: {shown}")
+    public = sum(1 for item in found if any(not c.secret for c in item.cases))
+    return Check("clauses", Status.OK, f"{len(found)} each with a case ({public} a public one)")
 
 
 def _inputs(teacher: Material, cases: tuple[Case, ...]) -> Check:

@@ -86,9 +86,17 @@ def regen(exercise: str, check_only: bool, sandbox_mode: str | None, root: Path 
 
 @cli.command("verify")
 @click.argument("exercises", nargs=-1, shell_complete=complete_exercises)
+@click.option(
+    "--clauses",
+    "show_clauses",
+    is_flag=True,
+    help="Also list each clause of the statement (clauses: in the spec) and its cases.",
+)
 @sandbox_option
 @root_option
-def verify_command(exercises: tuple[str, ...], sandbox_mode: str | None, root: Path | None) -> None:
+def verify_command(
+    exercises: tuple[str, ...], show_clauses: bool, sandbox_mode: str | None, root: Path | None
+) -> None:
     """Check exercises like Kattis's verifyproblem (default: all of them).
 
     \b
@@ -108,6 +116,10 @@ def verify_command(exercises: tuple[str, ...], sandbox_mode: str | None, root: P
     sandbox = teacher_sandbox(where, sandbox_mode)
     results = [verify(name, where, sandbox=sandbox) for name in names]
     click.echo("\n".join(r.table() for r in results), nl=False)
+    if show_clauses:
+        from ..clauses import listing
+
+        click.echo("\n" + "\n".join(listing(r.exercise, r.clauses) for r in results), nl=False)
     sys.exit(ExitCode.OK if all(r.ok for r in results) else ExitCode.FAILED)
 
 

@@ -55,6 +55,82 @@ def problem(text: str) -> str | None:
     return None
 
 
+# What a case exercises, for the statement's clauses (clauses: in exercises/specdec.yaml):
+# each is true of a valid input that exercises its clause.
+
+
+def _rounds(text: str) -> list[tuple[list[str], list[str]]]:
+    found = []
+    for line in text.split("\n"):
+        match = ROUND.fullmatch(line)
+        if match is not None:
+            found.append((match.group(1).split(" ")[1:], match.group(2).split(" ")[1:]))
+    return found
+
+
+def blank_line(text: str) -> bool:
+    """A blank line (or one of spaces) before the last round."""
+    lines = text.rstrip("\n").split("\n")
+    return any(not line.strip() for line in lines)
+
+
+def fewest_or_most_rounds(text: str) -> bool:
+    return len(_rounds(text)) in (1, MAX_ROUNDS)
+
+
+def one_token_draft(text: str) -> bool:
+    return any(len(draft) == 1 for draft, _ in _rounds(text))
+
+
+def label_like_token(text: str) -> bool:
+    """A token spelled like a label: draft: or target: (a token may hold a colon)."""
+    return any({"draft:", "target:"} & {*d, *t} for d, t in _rounds(text))
+
+
+def later_match(text: str) -> bool:
+    """A mismatch followed, later in the same round, by a draft token that matches."""
+    for draft, target in _rounds(text):
+        stop = tokens(draft, target) - 1
+        if any(draft[i] == target[i] for i in range(stop + 1, len(draft))):
+            return True
+    return False
+
+
+def elsewhere_in_target(text: str) -> bool:
+    """A mismatched draft token that the target holds at another position."""
+    for draft, target in _rounds(text):
+        stop = tokens(draft, target) - 1
+        if stop < len(draft) and draft[stop] in target:
+            return True
+    return False
+
+
+def differs_in_case_only(text: str) -> bool:
+    for draft, target in _rounds(text):
+        stop = tokens(draft, target) - 1
+        if stop < len(draft) and draft[stop].lower() == target[stop].lower():
+            return True
+    return False
+
+
+def every_draft_token_matched(text: str) -> bool:
+    return any(tokens(d, t) == len(t) for d, t in _rounds(text))
+
+
+def one_token_round(text: str) -> bool:
+    """A round that adds a single token: "+1 tokens", the word still plural."""
+    return any(tokens(d, t) == 1 for d, t in _rounds(text))
+
+
+def ratio_tie(text: str) -> bool:
+    """T / R exactly halfway between two hundredths (1.125)."""
+    rounds = _rounds(text)
+    if not rounds:
+        return False
+    exact = Fraction(sum(tokens(d, t) for d, t in rounds), len(rounds)) * 100
+    return exact.denominator == 2
+
+
 if __name__ == "__main__":
     why = problem(sys.stdin.read())
     if why:

@@ -1,0 +1,150 @@
+"""``clauses:`` in a spec and ``grade verify --clauses``: each sentence of the contract next to
+the cases that exercise it, on a copy of the fixture course; and specdec's central rule
+exercised by a public case."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import PlanFactory
+
+from grader.clauses import exercised
+from grader.cli import cli
+from grader.judging.errors import ExerciseError
+from grader.material import material
+from grader.resources import Root
+from grader.sandbox import Sandbox
+from grader.spec import Clause, load_exercise
+from grader.verify import Status, verify
+
+PREDICATES = """
+
+def negative(text: str) -> bool:
+    return "-" in text
+
+
+def huge(text: str) -> bool:
+    return len(text) > 10**6
+"""
+
+CLAUSES = """clauses:
+  - text: Read whole numbers on one line,
+    holds: negative
+  - text: separated by single   spaces,
+    cases: [03-single]
+  - text: and print their sum.
+    holds: huge
+"""
+
+
+def _with_clauses(course: Root, clauses: str = CLAUSES) -> None:
+    spec = course.exercises / "add.yaml"
+    spec.write_text(spec.read_text().replace("cases:\n", clauses + "cases:\n", 1))
+    validator = course.material / "add" / "validate.py"
+    text = validator.read_text()
+    body = text[text.index("text = sys.stdin") :]
+    guarded = "\n".join("    " + line if line else line for line in body.splitlines())
+    validator.write_text(
+        text[: text.index("text = sys.stdin")]
+        + PREDICATES.lstrip()
+        + ('\n\nif __name__ == "__main__":\n' + guarded + "\n")
+    )
+
+
+def test_clauses_parse_strictly(course_copy: Root) -> None:
+    _with_clauses(course_copy)
+    clauses = load_exercise("add", course_copy).clauses
+    assert clauses == (
+        Clause("Read whole numbers on one line,", (), "negative"),
+        Clause("separated by single spaces,", ("03-single",), None),
+        Clause("and print their sum.", (), "huge"),
+    )
+    spec = course_copy.exercises / "add.yaml"
+    spec.write_text(spec.read_text().replace("holds: huge", "holds: not a name"))
+    with pytest.raises(ExerciseError, match=r"clauses\[3\]\.holds: must name a function"):
+        load_exercise("add", course_copy)
+    spec.write_text(spec.read_text().replace("holds: not a name", "hold: huge"))
+    with pytest.raises(ExerciseError, match=r"clauses\[3\]\.hold: unknown key"):
+        load_exercise("add", course_copy)
+
+
+def test_each_clause_with_the_cases_that_exercise_it(course_copy: Root, sandbox: Sandbox) -> None:
+    _with_clauses(course_copy)
+    exercise = load_exercise("add", course_copy)
+    result = verify("add", course_copy, sandbox=sandbox)
+    row = next(c for c in result.checks if c.name == "clauses")
+    assert (row.status, row.detail) == (
+        Status.WARN,
+        "1 of 3 with no case: 'and print their sum.'",
+    )
+    assert result.ok  # a warning: which cases to write is the teacher's call
+    found = {item.clause.text: [c.name for c in item.cases] for item in result.clauses}
+    assert found == {
+        "Read whole numbers on one line,": ["02-negative"],
+        "separated by single spaces,": ["03-single"],
+        "and print their sum.": [],
+    }
+    listed = CliRunner().invoke(
+        cli, ["verify", "add", "--clauses", "--root", str(course_copy.path)]
+    )
+    assert listed.exit_code == 0, listed.stdout
+    assert listed.stdout.endswith(
+        "add clauses:\n"
+        "  Read whole numbers on one line,\n"
+        "      02-negative (public)\n"
+        "  separated by single spaces,\n"
+        "      03-single (public)\n"
+        "  and print their sum.\n"
+        "      warn: no case exercises it\n"
+    )
+    assert exercise.clauses  # and without --clauses, only the row
+    plain = CliRunner().invoke(cli, ["verify", "add", "--root", str(course_copy.path)])
+    assert "add clauses:" not in plain.stdout and "warn  clauses" in plain.stdout
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (("holds: huge", "holds: tiny"), "exports no predicate tiny"),
+        (("cases: [03-single]", "cases: [09-none]"), "clause names no such case: 09-none"),
+        (("and print their sum.", "and print their total."), "clause not in the statement"),
+    ],
+)
+def test_a_clause_that_checks_nothing_real_fails_verify(
+    course_copy: Root, sandbox: Sandbox, change: tuple[str, str], said: str
+) -> None:
+    _with_clauses(course_copy, CLAUSES.replace(*change))
+    result = verify("add", course_copy, sandbox=sandbox)
+    row = next(c for c in result.checks if c.name == "clauses")
+    assert row.status is Status.FAIL and said in row.detail, row.detail
+    assert not result.ok
+
+
+def test_specdecs_central_rule_is_exercised_by_a_public_case(
+    root: Root, reference_dir: Path
+) -> None:
+    """A mismatch followed by a later match: practice (public cases only) must be able to show
+    that later matches do not count."""
+    from grader.cases import exercise_cases
+
+    specdec = load_exercise("specdec", root)
+    public = [c for c in exercise_cases(specdec) if not c.secret]
+    found = exercised(specdec, material(specdec), public)
+    rule = next(item for item in found if "later matches do not count" in item.clause.text)
+    assert rule.cases, "no public specdec case has a mismatch followed by a later match"
+
+
+def test_counting_later_matches_fails_a_public_case(
+    root: Root, reference_dir: Path, plan_of: PlanFactory
+) -> None:
+    from dataclasses import replace
+
+    from grader.grading import grade
+
+    specdec = load_exercise("specdec", root)
+    plan = plan_of(specdec)
+    public = replace(plan, cases=tuple(c for c in plan.cases if not c.secret))
+    wrong = material(specdec).folder / "wrong" / "counts_later_matches.py"
+    assert not all(c.passed for c in grade(public, wrong).outcomes)
