@@ -106,3 +106,18 @@ def test_k_names_what_it_was_given() -> None:
     assert str(caught.value) == (
         "no case matches -k x -k Y (the cases: 01-sample, 02-negative, 03-single)"
     )
+
+
+@pytest.mark.parametrize(
+    ("failed", "names", "note"),
+    [
+        (None, ["01", "02"], "--lf: no earlier run of this submission here; running every case"),
+        (set(), ["01", "02"], "--lf: every case passed last time; running every case"),
+        ({"gone"}, ["01", "02"], "--lf: every case passed last time; running every case"),
+        ({"02"}, ["02"], None),
+    ],
+)
+def test_what_lf_runs_and_says(failed: set[str] | None, names: list[str], note: str | None) -> None:
+    cases = [Case(n, b"", "", n) for n in ("01", "02")]
+    chosen, said = only_failed(cases, failed)
+    assert [c.name for c in chosen] == names and said == note
