@@ -70,6 +70,7 @@ def test_clauses_parse_strictly(course_copy: Root) -> None:
         load_exercise("add", course_copy)
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_each_clause_with_the_cases_that_exercise_it(course_copy: Root, sandbox: Sandbox) -> None:
     _with_clauses(course_copy)
     exercise = load_exercise("add", course_copy)

@@ -310,7 +310,17 @@ def test_the_student_package_holds_no_secret_and_a_lookup_table_scores_0_on_them
     assert student.returncode == 0, student.stderr
     assert json.loads(student.stdout)["total"] == 3
     assert "1 secret case(s) of add are not here: CI grades them" in student.stderr
-    # every other command a student runs works from the package alone
+
+
+@pytest.mark.slow  # a wheel built and unpacked, four commands: the default suite's time
+def test_every_student_command_works_from_the_student_package(
+    course_dir: Path, tmp_path: Path
+) -> None:
+    result = run("package", "student", str(tmp_path / "dist"))
+    assert result.exit_code == 0, result.output
+    wheel = Path(result.stdout.strip())
+    names = zipfile.ZipFile(wheel).namelist()
+    env = install(wheel, tmp_path / "site")
     for args, needs in [
         (["show", "add", "--samples", "samples"], "wrote"),
         (["site", "practice"], "index.html"),

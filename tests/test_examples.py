@@ -46,6 +46,7 @@ def _run(line: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_github_workflow(student_repo: Path, tmp_path: Path) -> None:
     workflow = yaml.safe_load((EXAMPLES / "ci" / "github-workflow.yml").read_text())
     steps = workflow["jobs"]["grade"]["steps"]
@@ -57,6 +58,7 @@ def test_github_workflow(student_repo: Path, tmp_path: Path) -> None:
     assert "| ❌ | Exact \\.5 ties round to even | wrong_answer |" in summary.read_text()
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_gitlab_job(student_repo: Path) -> None:
     job = yaml.safe_load((EXAMPLES / "ci" / "gitlab-ci.yml").read_text())["grade"]
     report = student_repo / job["artifacts"]["reports"]["junit"]
@@ -66,6 +68,7 @@ def test_gitlab_job(student_repo: Path) -> None:
     assert report.read_text().startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuite')
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_batch_example(tmp_path: Path, reference_dir: Path) -> None:
     room = tmp_path / "submissions"
     for name, source in (("ann", "solution.py"), ("ben", "wrong/truncation.py")):

@@ -123,6 +123,7 @@ def test_closing_ends_every_server_of_the_family(tmp_path: Path) -> None:
     assert not any(group and os.path.exists(group) for group in groups)
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_waiting_for_a_busy_server_is_not_the_runs_time(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -121,6 +121,7 @@ def test_no_finding_is_said_in_the_report_and_exits_0() -> None:
     assert json.loads(done.stdout)["fuzz"] == {"seed": 3, "inputs": 6, "tried": 6, "finding": None}
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_a_finding_is_a_failing_junit_test_and_the_xml_is_all_of_stdout() -> None:
     done = _grade("add", str(PAST_900), "--format", "junit", "--fuzz", "10")
     assert done.returncode == 1, done.stderr
@@ -133,6 +134,7 @@ def test_a_finding_is_a_failing_junit_test_and_the_xml_is_all_of_stdout() -> Non
     assert "\x1b" not in done.stdout  # escaped, as every student text is
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_the_text_report_ends_with_the_finding_and_no_line_is_a_ci_command() -> None:
     done = _grade("add", str(PAST_900), "--format", "plain", "--fuzz", "10")
     assert done.returncode == 1, done.stderr
@@ -164,6 +166,7 @@ def test_a_shrunk_input_ending_in_a_blank_line_is_shown_so() -> None:
     assert re.fullmatch(r"[ab]+\\n", found[0]) and found[1] == "\\n", found
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_a_shrunk_input_without_its_final_newline_is_shown_so() -> None:
     done = _lines("lines_counts_newlines.py", "--format", "plain", "--fuzz", "20")
     assert done.returncode == 1, done.stderr
@@ -173,6 +176,7 @@ def test_a_shrunk_input_without_its_final_newline_is_shown_so() -> None:
     assert found is not None, done.stdout
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_save_case_keeps_the_shrunk_input_byte_for_byte(tmp_path: Path) -> None:
     course = tmp_path / "course"
     shutil.copytree(FUZZ_COURSE, course)
@@ -217,6 +221,7 @@ def test_columns_remove_a_token_of_each_part_at_once() -> None:
     assert shrink(big, keeps, pairs) == b"draft: x | target: y e\n"
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_a_specdec_counterexample_is_one_round_of_a_few_tokens(
     specdec: Exercise, plan_of: PlanFactory
 ) -> None:

@@ -55,6 +55,7 @@ def test_student_output_is_text_in_the_page(tmp_path: Path) -> None:
     assert "&lt;script&gt;document.title='pwned'&lt;/script&gt;" in dom
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_the_page_renders(tmp_path: Path) -> None:
     page = _report(
         tmp_path, "n = input().split()\nprint(sum(map(int, n)) / 0)\n"

@@ -147,6 +147,7 @@ def test_an_endless_loop_times_out_on_time_and_leaves_no_process(
     assert len(pids) == 2 and all(gone(pid) for pid in pids)
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_a_cpu_time_limit_is_the_students_time_out(monkeypatch: pytest.MonkeyPatch) -> None:
     """The child's RLIMIT_CPU (the same child under the macOS shim: once is enough)."""
     monkeypatch.setenv(portable.PORTABLE_ENV, "1")

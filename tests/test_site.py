@@ -125,6 +125,7 @@ def _judged_alike(root: Root, tmp_path: Path, name: str, scripts: list[Path]) ->
             assert {k: there[k] for k in here} == here, (script.name, outcome.case.name)
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_the_sites_python_judges_as_grade_does(root: Root, tmp_path: Path) -> None:
     material = root.material
     broken = tmp_path / "broken.py"

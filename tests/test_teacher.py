@@ -114,6 +114,7 @@ print(sum(int(x) for x in sys.stdin.read().split()))
 """
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_verify_reports_the_slowest_accepted_solution(course_copy: Root, sandbox: Sandbox) -> None:
     accepted = course_copy.material / "add" / "accepted"
     accepted.mkdir()
@@ -301,6 +302,7 @@ def test_verify_fails_a_case_that_holds_a_decimal_tie(root: Root, tmp_path: Path
     assert "FAIL" in line and "fails 01-tie: line 1, token" in line
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_verify_fails_ties_that_only_some_writings_break(root: Root, tmp_path: Path) -> None:
     """Ties the direct, w * 127 / m and w / m * 127 writings agree on, but the reciprocal
     w * (127 / m), w * (1 / scale) or a 60-digit Decimal w / (m / 127) round apart."""
