@@ -277,13 +277,18 @@ def _lookup_table(wheel: Path) -> str:
     )
 
 
-def test_the_student_package_holds_no_secret_and_a_lookup_table_scores_0_on_them(
-    course_dir: Path, tmp_path: Path
-) -> None:
+def _student_wheel(tmp_path: Path) -> tuple[Path, list[str]]:
+    """``grade package student`` of the course in the working directory, and its file names."""
     result = run("package", "student", str(tmp_path / "dist"))
     assert result.exit_code == 0, result.output
     wheel = Path(result.stdout.strip())
-    names = zipfile.ZipFile(wheel).namelist()
+    return wheel, zipfile.ZipFile(wheel).namelist()
+
+
+def test_the_student_package_holds_no_secret_and_a_lookup_table_scores_0_on_them(
+    course_dir: Path, tmp_path: Path
+) -> None:
+    wheel, names = _student_wheel(tmp_path)
     assert "grader/_data/cases/add/public/01-sample.out" in names
     assert [n for n in names if "secret/" in n or "reference" in n] == []
     assert json.loads(zipfile.ZipFile(wheel).read("grader/_data/secret-cases.json")) == {"add": 1}
@@ -316,10 +321,7 @@ def test_the_student_package_holds_no_secret_and_a_lookup_table_scores_0_on_them
 def test_every_student_command_works_from_the_student_package(
     course_dir: Path, tmp_path: Path
 ) -> None:
-    result = run("package", "student", str(tmp_path / "dist"))
-    assert result.exit_code == 0, result.output
-    wheel = Path(result.stdout.strip())
-    names = zipfile.ZipFile(wheel).namelist()
+    wheel, names = _student_wheel(tmp_path)
     env = install(wheel, tmp_path / "site")
     for args, needs in [
         (["show", "add", "--samples", "samples"], "wrote"),

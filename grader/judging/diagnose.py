@@ -7,6 +7,7 @@ own output and code, so it is shown only where the case's details are.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import tokenize
@@ -156,6 +157,7 @@ def _blank_line(outcome: CaseOutcome, script: Path) -> str | None:
     )
 
 
+@functools.lru_cache(maxsize=32)  # asked per failing case: a class's source is read once
 def _input_calls(source: str) -> tuple[int, bool, bool] | None:
     """How often the source calls input(), whether one such call is in a loop (a ``for`` or
     ``while`` block, or a comprehension), and whether it reads stdin otherwise. Read by
