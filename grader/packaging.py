@@ -291,6 +291,12 @@ AUTOGRADER="${{AUTOGRADER:-/autograder}}"
 if ! python3 -c "import ensurepip, venv" >/dev/null 2>&1; then
   apt-get update && apt-get install -y python3 python3-venv python3-pip
 fi
+# pip would refuse the wheel (Requires-Python) in words that do not say what to change
+if ! python3 -c "import sys; sys.exit(sys.version_info < (3, 10))" >/dev/null 2>&1; then
+  echo "setup.sh: grade needs Python 3.10 or newer, this image has $(python3 --version 2>&1):" \
+    "choose a newer base image in the autograder's settings (Ubuntu 22.04 has 3.10)" >&2
+  exit 1
+fi
 python3 -m venv "$AUTOGRADER/venv"
 "$AUTOGRADER/venv/bin/pip" install --disable-pip-version-check \
   "$AUTOGRADER/source/"{wheel}

@@ -7,14 +7,16 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
+import fresh_install
 import pytest
 from click.testing import CliRunner, Result
-from conftest import COURSE, DATA
+from conftest import COURSE, DATA, read_until
 
 from grader.authoring import new_exercise
 from grader.cases import own_cases
@@ -317,38 +319,59 @@ def test_the_student_package_holds_no_secret_and_a_lookup_table_scores_0_on_them
     assert "1 secret case(s) of add are not here: CI grades them" in student.stderr
 
 
-@pytest.mark.slow  # a wheel built and unpacked, four commands: the default suite's time
+@pytest.mark.slow  # a fresh venv with the course's wheel and its watch extra: ~15 s
 def test_every_student_command_works_from_the_student_package(
-    course_dir: Path, tmp_path: Path
+    course_dir: Path, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    wheel, names = _student_wheel(tmp_path)
-    env = install(wheel, tmp_path / "site")
-    for args, needs in [
-        (["show", "add", "--samples", "samples"], "wrote"),
-        (["site", "practice"], "index.html"),
-        (["list"], "add"),
+    """As a student installs it (README, Students): a fresh venv, the course's wheel with its
+    watch extra; then each command a student runs, from that venv alone."""
+    wheel, _names = _student_wheel(tmp_path)
+    home = tmp_path / "home"
+    home.mkdir()
+    grade = fresh_install.install(tmp_path_factory, wheel, f'pip install "{wheel}[watch]"', home)
+    for line, needs in [
+        ("grade show add --samples samples", "wrote"),
+        ("grade site practice", "index.html"),
+        ("grade list", "add"),
     ]:
-        done = subprocess.run(
-            [sys.executable, "-m", "grader", *args],
-            cwd=tmp_path,
-            env=env,
-            capture_output=True,
-            text=True,
-        )
-        assert done.returncode == 0 and needs in done.stdout + done.stderr, (args, done.stderr)
-    assert (tmp_path / "practice" / "add.html").is_file()
-    sample = (tmp_path / "samples" / "01-sample.in").read_bytes()
+        done = grade.run(line, home)
+        assert done.returncode == 0 and needs in done.stdout + done.stderr, (line, done.stderr)
+    assert (home / "practice" / "add.html").is_file()
+    sample = (home / "samples" / "01-sample.in").read_bytes()
     tried = subprocess.run(
-        [sys.executable, "-m", "grader", "run", "add", str(SOLUTION)],
-        cwd=tmp_path,
-        env=env,
+        ["grade", "run", "add", str(SOLUTION)],
+        cwd=home,
+        env=grade.env(),
         input=sample,
         capture_output=True,
     )
     assert tried.returncode == 0 and b"expected output (case 01-sample)" in tried.stdout
-    metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
-    text = zipfile.ZipFile(wheel).read(metadata).decode()
-    assert "Provides-Extra: watch" in text  # pip install "the-course.whl[watch]"
+    _watch_regrades_on_save(grade, home)
+
+
+def _watch_regrades_on_save(grade: fresh_install.Installed, home: Path) -> None:
+    script = home / "sum.py"
+    script.write_text("print(0)\n")
+    proc = subprocess.Popen(
+        ["grade", "add", "sum.py", "--watch", "--format", "plain"],
+        cwd=home,
+        env=grade.env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert proc.stdout is not None
+    try:
+        read_until(proc.stdout.fileno(), b"0/3 cases passed", bytearray())
+        script.write_text(SOLUTION.read_text())  # the student saves
+        read_until(proc.stdout.fileno(), b"3/3 cases passed", bytearray())
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert b"changed; last time 0/3" in err
 
 
 def test_package_requirements_match_pyproject() -> None:
@@ -450,30 +473,6 @@ def test_the_student_wheel_builds_the_practice_site(course_dir: Path, tmp_path: 
     assert built.returncode == 0, built.stderr
     for asset in ("app.js", "worker.js", "style.css", "add.html", "py/judging/browser.py"):
         assert (tmp_path / "public" / asset).is_file(), asset
-
-
-@pytest.mark.slow  # a wheel built and installed outside the checkout
-def test_the_ci_jobs_grader_installs_and_verifies_the_course(tmp_path: Path) -> None:
-    """grade init --ci github pinned grade-autograder==0.1.0, a name no package index has: the
-    course's first CI run failed at its install step."""
-    folder = tmp_path / "course"
-    assert run("init", str(folder), "--ci", "gitlab").exit_code == 0
-    for name in ("exercises", "cases", "reference"):
-        shutil.copytree(COURSE / name, folder / name, dirs_exist_ok=True)
-    (wheel,) = (folder / ".grade").glob("*.whl")
-    names = zipfile.ZipFile(wheel).namelist()
-    assert "grader/cli/__init__.py" in names and "grader/site_assets/app.js" in names
-    assert not [n for n in names if n.startswith("grader/_data/")]  # the grader, no course
-    env = install(wheel, tmp_path / "site-packages")
-    listed = subprocess.run(
-        [sys.executable, "-m", "grader", "list"],
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    assert listed.returncode == 0, listed.stderr
-    assert "add" in listed.stdout
 
 
 def _a_repository_that_brings_its_own_course(folder: Path) -> Path:

@@ -138,8 +138,9 @@ def test_a_course_that_turns_the_sandbox_off_is_refused(tmp_path: Path) -> None:
     assert not (tmp_path / "a.zip").exists()
 
 
+# a Debian python3 without python3.X-venv: the venv module is there, ensurepip is not, until
+# apt-get installs python3-venv
 NO_ENSUREPIP = """#!/bin/bash
-# a Debian python3 without python3.X-venv: the venv module is there, ensurepip is not
 if [ -e "$MARKS/installed" ]; then exec {python} "$@"; fi
 if [ "$1" = "-c" ] && [[ "$2" == *ensurepip* ]]; then exit 1; fi
 if [ "$1 $2" = "-m venv" ] && [ "${{3:-}}" != "--help" ]; then
@@ -148,37 +149,79 @@ if [ "$1 $2" = "-m venv" ] && [ "${{3:-}}" != "--help" ]; then
 fi
 exec {python} "$@"
 """
+OLD_PYTHON = """#!/bin/bash
+if [ "$1" = "--version" ]; then echo "Python 3.8.10"; exit 0; fi
+if [ "$1" = "-c" ] && [[ "$2" == *version_info* ]]; then exit 1; fi
+exec {python} "$@"
+"""
+APT_GET = '#!/bin/sh\necho "$@" >> {marks}/apt\ntouch {marks}/installed\n'
 
 
-@pytest.mark.slow  # a real venv, with pip: ~15 s
-def test_setup_installs_venv_where_ensurepip_is_missing(source: Path, tmp_path: Path) -> None:
-    """setup.sh installed python3-venv only if `python3 -m venv --help` failed, which it does
-    not on Debian or Ubuntu without python3.X-venv; `python3 -m venv DIR` then failed."""
+def _setup(source: Path, tmp_path: Path, python3: str | None) -> subprocess.CompletedProcess[str]:
+    """setup.sh as Gradescope runs it on an image whose python3 is ``python3`` (a shim's text;
+    None: this machine's own Python, which has ensurepip), apt-get recording what it is asked."""
     shims, marks = tmp_path / "bin", tmp_path / "marks"
     shims.mkdir()
     marks.mkdir()
-    (shims / "python3").write_text(NO_ENSUREPIP.format(python=sys.executable))
-    (shims / "apt-get").write_text(
-        f'#!/bin/sh\necho "$@" >> {marks}/apt\ntouch {marks}/installed\n'
-    )
-    for shim in shims.iterdir():
-        shim.chmod(0o755)
+    if python3 is None:
+        (shims / "python3").symlink_to(sys.executable)
+    else:
+        (shims / "python3").write_text(python3.format(python=sys.executable))
+        (shims / "python3").chmod(0o755)
+    (shims / "apt-get").write_text(APT_GET.format(marks=marks))
+    (shims / "apt-get").chmod(0o755)
     root = tmp_path / "autograder"
     root.mkdir()
     (root / "source").symlink_to(source / "source")
-    done = subprocess.run(
+    return subprocess.run(
         ["bash", str(source / "source" / "setup.sh")],
         env={
+            **{k: v for k, v in os.environ.items() if k.startswith("PIP_")},
             "PATH": f"{shims}:{os.defpath}",
             "MARKS": str(marks),
             "AUTOGRADER": str(root),
-            "PIP_NO_INDEX": "1",  # the dependencies are not what this checks: fail fast
             "HOME": str(tmp_path),
         },
         capture_output=True,
         text=True,
+        timeout=600,
+    )
+
+
+@pytest.mark.slow  # a real venv, with pip and the grader's dependencies: ~15 s each
+@pytest.mark.parametrize("python3", [NO_ENSUREPIP, None], ids=["without-ensurepip", "with-it"])
+def test_setup_builds_the_image_and_run_autograder_grades_in_it(
+    source: Path, tmp_path: Path, python3: str | None
+) -> None:
+    """setup.sh installed python3-venv only if `python3 -m venv --help` failed, which it does
+    not on Debian or Ubuntu without python3.X-venv; `python3 -m venv DIR` then failed."""
+    done = _setup(source, tmp_path, python3)
+    assert done.returncode == 0, done.stderr[-3000:]
+    apt = tmp_path / "marks" / "apt"
+    asked = apt.read_text() if apt.exists() else ""
+    if python3 is None:
+        assert asked == ""  # nothing to install: apt-get is never asked
+    else:
+        assert "install -y python3 python3-venv" in asked, (asked, done.stderr[-2000:])
+    root = tmp_path / "autograder"
+    for sub in ("submission", "results"):
+        (root / sub).mkdir()
+    shutil.copy(SOLUTION, root / "submission" / "sum.py")
+    graded = subprocess.run(
+        ["bash", str(root / "source" / "run_autograder")],
+        env={"PATH": os.defpath, "AUTOGRADER": str(root), "HOME": str(tmp_path)},
+        cwd="/",
+        capture_output=True,
+        text=True,
         timeout=300,
     )
-    asked = (marks / "apt").read_text() if (marks / "apt").exists() else ""
-    assert "install -y python3 python3-venv" in asked, (asked, done.stderr[-2000:])
-    assert (root / "venv" / "bin" / "python").exists()  # the venv it failed to make before
+    assert graded.returncode == 0, graded.stderr
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["score"] == 5 and len(results["tests"]) == 4  # the secret case too
+
+
+def test_setup_refuses_a_python_older_than_the_grader_says_so(source: Path, tmp_path: Path) -> None:
+    done = _setup(source, tmp_path, OLD_PYTHON)
+    assert done.returncode == 1
+    assert "grade needs Python 3.10 or newer, this image has Python 3.8.10" in done.stderr
+    assert not (tmp_path / "autograder" / "venv").exists()
