@@ -8,9 +8,16 @@ import html
 
 from ..judging.compare import TOKEN
 from ..judging.grouping import same_mistake
-from ..judging.records import CaseFeedback, Comparison, Feedback, Mismatch, Verdict
+from ..judging.records import (
+    CaseFeedback,
+    Comparison,
+    Feedback,
+    FuzzFeedback,
+    Mismatch,
+    Verdict,
+)
 from .escape import safe
-from .text import INPUT_LINES, STDERR_LINES
+from .text import INPUT_LINES, STDERR_LINES, fuzz_details, fuzz_title
 
 _CSS = """
 body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }
@@ -118,9 +125,26 @@ def _case(
     return f'<details class="{state}"{opened}>{head}{body}</details>'
 
 
+def _fuzz(fuzz: FuzzFeedback | None) -> str:
+    """After the cases (it ran after them): that no input disagreed, or the shrunk one, as the
+    text report shows it (the input exactly: each newline marked), escaped for the page."""
+    if fuzz is None:
+        return ""
+    found = fuzz.finding
+    if found is None:
+        return f'\n<p class="ok">{_e(fuzz_title(fuzz))}: no disagreement with the reference</p>'
+    head = (
+        f'<summary><span class="title">{_e(fuzz_title(fuzz))}: input {fuzz.tried} disagrees'
+        f" with the reference, shrunk in {fuzz.shrink_runs} runs</span>"
+        f'<span class="verdict">{_e(found.verdict.value)}</span></summary>'
+    )
+    return f'\n<details class="failed" open>{head}<pre>{_e(fuzz_details(fuzz))}</pre></details>'
+
+
 def render_html(feedback: Feedback) -> str:
     groups = {} if feedback.compile_error else same_mistake(feedback.cases)
-    ok = feedback.passed == feedback.total
+    # a fuzz finding fails the report (exit 1) though every case passed: not shown in green
+    ok = feedback.passed == feedback.total and (feedback.fuzz is None or feedback.fuzz.passed)
     compile_error = ""
     if feedback.compile_error:
         compile_error = (
@@ -149,7 +173,7 @@ def render_html(feedback: Feedback) -> str:
 <p class="summary {"ok" if ok else "bad"}">{feedback.passed}/{feedback.total} cases passed,
 score {feedback.score:.2f} ({points})</p>
 {compile_error}
-{cases}
+{cases}{_fuzz(feedback.fuzz)}
 </body>
 </html>
 """
