@@ -242,6 +242,21 @@ def test_regen_check_reports_a_stale_output(course_copy: Root) -> None:
     assert grade_cli("regen", "add", "--check", *where).exit_code == 0
 
 
+def test_regen_check_names_a_stale_secret_count_for_what_it_is(course_copy: Root) -> None:
+    """A secret case added by hand left secret-cases.json behind, and regen --check said
+    "what the known-wrong solutions print has changed": a teacher would look there."""
+    counts = course_copy.cases / "secret-cases.json"
+    counts.write_text('{"add": 7}\n')
+    where = ("--root", str(course_copy.path))
+    result = grade_cli("regen", "add", "--check", *where)
+    assert result.exit_code == 1
+    assert result.stdout == (
+        f"{counts} is stale: the number of secret cases has changed (grade regen add)\n"
+    )
+    assert grade_cli("regen", "add", *where).exit_code == 0
+    assert grade_cli("regen", "add", "--check", *where).exit_code == 0
+
+
 def test_list_shows_the_shipped_exercises() -> None:
     result = grade_cli("list")
     assert result.exit_code == 0

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ..judging.records import Visibility
     from ..resources import Root
     from ..sandbox import Sandbox
+    from ..spec import Exercise
 
 # the names of records.Visibility, written out: importing records costs `grade --help` ~12 ms
 # (tests/test_cli.py checks they agree)
@@ -41,8 +42,7 @@ def regen(exercise: str, check_only: bool, sandbox_mode: str | None, root: Path 
     what its known-wrong solutions print on the cases (mistakes.json, for diagnosis)."""
     from .. import mistakes
     from ..cases import secret_counts_file
-    from ..expected import mistake_files, regenerate, stale_outputs
-    from ..plan import prepare
+    from ..expected import regenerate, stale_outputs
     from ..spec import load_exercise
 
     where = resolve_root(root)
@@ -51,21 +51,24 @@ def regen(exercise: str, check_only: bool, sandbox_mode: str | None, root: Path 
     runner = sandbox.run
     matches = f"{exercise}: every expected output matches the reference"
 
-    def derived() -> dict[Path, str]:  # after the .out files: the plan loads the cases
-        return {**mistake_files(spec, prepare(spec, sandbox=sandbox)), **secret_counts_file(spec)}
-
     if not check_only:
         written = regenerate(spec, runner=runner)
         for item in written:
             click.echo(f"wrote {item.path}")
-        for path in mistakes.write(derived()):
+        for path in _refresh_derived(spec, sandbox):
             click.echo(f"wrote {path}")
         if not written:
             click.echo(matches, err=True)
         return
-    stale_mistakes = mistakes.stale(derived())
+    counts = secret_counts_file(spec)
+    stale_mistakes = mistakes.stale({**_derived(spec, sandbox), **counts})
     for path in stale_mistakes:
-        click.echo(f"{path} is stale: what the known-wrong solutions print has changed")
+        what = (
+            "the number of secret cases has changed"
+            if path in counts
+            else "what the known-wrong solutions print has changed"
+        )
+        click.echo(f"{path} is stale: {what} (grade regen {exercise})")
     stale = stale_outputs(spec, runner=runner)
     for item in stale:
         diff = difflib.unified_diff(
@@ -330,18 +333,28 @@ def mutants_command(
     sys.exit(ExitCode.FAILED if result.gaps else ExitCode.OK)
 
 
-def _refresh_mistakes(exercise: str, where: Root, sandbox: Sandbox) -> list[Path]:
-    """What regen derives from the cases, again, after they changed: mistakes.json (what the
-    known-wrong solutions print) and secret-cases.json (how many secret cases there are)."""
-    from .. import mistakes
-    from ..cases import secret_counts_file
+def _derived(spec: Exercise, sandbox: Sandbox) -> dict[Path, str]:
+    """What mistakes.json should hold beside the cases (what the known-wrong solutions print);
+    read after the .out files are written: the plan loads the cases."""
     from ..expected import mistake_files
     from ..plan import prepare
+
+    return mistake_files(spec, prepare(spec, sandbox=sandbox))
+
+
+def _refresh_derived(spec: Exercise, sandbox: Sandbox) -> list[Path]:
+    """What regen derives from the cases, again, after they changed: mistakes.json and
+    secret-cases.json (how many secret cases there are)."""
+    from .. import mistakes
+    from ..cases import secret_counts_file
+
+    return mistakes.write({**_derived(spec, sandbox), **secret_counts_file(spec)})
+
+
+def _refresh_mistakes(exercise: str, where: Root, sandbox: Sandbox) -> list[Path]:
     from ..spec import load_exercise
 
-    spec = load_exercise(exercise, where)
-    derived = mistake_files(spec, prepare(spec, sandbox=sandbox))
-    return mistakes.write({**derived, **secret_counts_file(spec)})
+    return _refresh_derived(load_exercise(exercise, where), sandbox)
 
 
 def _visibility(name: str) -> Visibility:
