@@ -144,6 +144,180 @@ def problem(text: str) -> str | None:
     return fragile(values, int(group))
 
 
+# What a case exercises, for the statement's clauses (clauses: in exercises/quantize.yaml):
+# each is true of a valid input that exercises its clause.
+
+
+def _parsed(text: str) -> tuple[list[str], int]:
+    """The weights as written, and the group size."""
+    weights, group = text.split("\n")[:2]
+    return weights.split(" "), int(group)
+
+
+def _units(weights: list[str]) -> tuple[list[int], int]:
+    """The weights as integers in units of 10**-places, exactly, and ``places`` (``_integers``
+    without a Fraction per weight: 200,000 of them, once per predicate)."""
+    places = max(len(w.partition(".")[2]) for w in weights)
+    found = []
+    for w in weights:
+        whole, _, part = w.lstrip("-").partition(".")
+        value = int(whole or "0") * 10**places + int(part.ljust(places, "0") or "0")
+        found.append(-value if w.startswith("-") else value)
+    return found, places
+
+
+def _groups(text: str) -> tuple[list[list[int]], int]:
+    """The groups, each weight in units of 10**-places, and ``places``."""
+    weights, group = _parsed(text)
+    exact, places = _units(weights)
+    return [exact[i : i + group] for i in range(0, len(exact), group)], places
+
+
+def _q(x: int, m: int) -> int:
+    """round(127 x / m), halves to even, exactly (m > 0)."""
+    q, rest = divmod(127 * x, m)
+    return q + 1 if 2 * rest > m or (2 * rest == m and q % 2) else q
+
+
+def scales_differ(text: str) -> bool:
+    """Two groups with different scales: one scale for every weight gets one of them wrong."""
+    groups, _ = _groups(text)
+    return len({max(abs(x) for x in w) for w in groups}) > 1
+
+
+def weight_without_decimals(text: str) -> bool:
+    """A weight written without digits on both sides of a point: 127, 0, 5. or .5."""
+    weights, _ = _parsed(text)
+    return any(not re.fullmatch(r"-?[0-9]+\.[0-9]+", w) for w in weights)
+
+
+def one_weight(text: str) -> bool:
+    return len(_parsed(text)[0]) == 1
+
+
+def most_weights(text: str) -> bool:
+    return len(_parsed(text)[0]) == MAX_WEIGHTS
+
+
+def group_size_one(text: str) -> bool:
+    return _parsed(text)[1] == 1
+
+
+def consecutive_groups(text: str) -> bool:
+    """Two groups or more of two weights or more: taking every g-th weight differs."""
+    weights, group = _parsed(text)
+    return group >= 2 and len(weights) > group
+
+
+def short_last_group(text: str) -> bool:
+    """A last group shorter than g (also a single one, when g is more than the weights)."""
+    weights, group = _parsed(text)
+    return len(weights) % group != 0
+
+
+def negative_outlier(text: str) -> bool:
+    """A group whose largest |w| is a negative weight's alone: max(w) is not max(|w|)."""
+    groups, _ = _groups(text)
+    return any(max(w) < max(abs(x) for x in w) for w in groups)
+
+
+def rounds_away_from_zero(text: str) -> bool:
+    """A w / scale whose fraction is more than .5 from zero: truncating it is one off."""
+    for w in _groups(text)[0]:
+        m = max(abs(x) for x in w)
+        if m and any(2 * (127 * abs(x) % m) > m for x in w):
+            return True
+    return False
+
+
+def tie_to_even(text: str) -> bool:
+    """A w / scale exactly halfway, whose even neighbour is the lower (2.5, -3.5, 0.5):
+    rounding halves up (floor(x + 0.5)), as int(x + 0.5) does for positives, differs."""
+    for w in _groups(text)[0]:
+        m = max(abs(x) for x in w)
+        if m and any(2 * (127 * x % m) == m and (127 * x // m) % 2 == 0 for x in w):
+            return True
+    return False
+
+
+def zero_group(text: str) -> bool:
+    return any(not any(w) for w in _groups(text)[0])
+
+
+def tiny_group(text: str) -> bool:
+    """A group of weights all below 1e-4 in size, not all 0: its scale is below 1e-6 (and
+    prints as 0.00000) but is not 0, so a test of scale > 1e-6 takes it for a zero group."""
+    groups, places = _groups(text)
+    return any(any(w) and 10**4 * max(abs(x) for x in w) < 10**places for w in groups)
+
+
+def exponent_sized_scale(text: str) -> bool:
+    """A scale above 0 and below 1e-4, which str() and repr() write with an exponent."""
+    groups, places = _groups(text)
+    return any(0 < 10**4 * max(abs(x) for x in w) < 127 * 10**places for w in groups)
+
+
+def negative_zero_q(text: str) -> bool:
+    """A negative weight whose q is 0: numpy.round gives -0.0, printed -0 or -0.0 as a float."""
+    for w in _groups(text)[0]:
+        m = max(abs(x) for x in w)
+        if m and any(x < 0 and _q(x, m) == 0 for x in w):
+            return True
+    return False
+
+
+def unequal_groups(text: str) -> bool:
+    """Groups of different sizes: the mean of each group's mean error is then not the mean
+    over all weights."""
+    weights, group = _parsed(text)
+    return len(weights) > group and len(weights) % group != 0
+
+
+def _printed_mean(groups: list[list[int]], places: int, rounded_scale: bool) -> int:
+    """The mean error in units of 1e-5, rounded half to even; with ``rounded_scale``, each
+    |w - q * scale| taken with the scale as printed (5 decimals). In integers: an error is
+    |127 x - q m| / 127 in units of 10**-places, or, with the scale s in units of 1e-5,
+    |x * 10**5 - q s 10**places| in units of 10**-(places + 5)."""
+    total = 0
+    for w in groups:
+        m = max(abs(x) for x in w)
+        if not m:
+            continue
+        if rounded_scale:
+            s = round(Fraction(m * 10**5, 127 * 10**places))
+            total += sum(abs(x * 10**5 - _q(x, m) * s * 10**places) for x in w)
+        else:
+            total += sum(abs(127 * x - _q(x, m) * m) for x in w)
+    unit = 10**places * (10**5 if rounded_scale else 127)  # what ``total`` counts in
+    count = sum(len(w) for w in groups)
+    return round(Fraction(total * 10**5, unit * count))
+
+
+def rounded_scale_matters(text: str) -> bool:
+    """The mean error, taken with each scale as printed (5 decimals), prints more than one
+    unit of the last place away: the comparison's tolerance does not hide it."""
+    groups, places = _groups(text)
+    exact = _printed_mean(groups, places, rounded_scale=False)
+    return abs(_printed_mean(groups, places, rounded_scale=True) - exact) > 1
+
+
+def trailing_zero(text: str) -> bool:
+    """A printed scale or mean error whose 5th decimal is 0: print(round(x, 5)) drops it."""
+    groups, places = _groups(text)
+    scales = (round(Fraction(max(abs(x) for x in w), 127 * 10**places) * 10**5) for w in groups)
+    return any(s % 10 == 0 for s in scales) or _printed_mean(groups, places, False) % 10 == 0
+
+
+def huge_weight(text: str) -> bool:
+    """A weight near the largest size allowed: |w| >= 1e5."""
+    return any(abs(float(w)) >= 1e5 for w in _parsed(text)[0])
+
+
+def twelve_digit_weight(text: str) -> bool:
+    """A weight with 12 significant digits, the most allowed: float32 keeps about 7."""
+    return any(_digits(w) == MAX_DIGITS for w in _parsed(text)[0])
+
+
 if __name__ == "__main__":
     why = problem(sys.stdin.read())
     if why:
