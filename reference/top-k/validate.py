@@ -10,6 +10,7 @@ So |logit| < 1000 with at most 4 decimals: float64 orders them exactly as decima
 
 import re
 import sys
+from decimal import ROUND_FLOOR, Decimal
 
 K = re.compile(r"[1-9][0-9]*")
 TOKEN = re.compile(r"[A-Za-z0-9_]{1,32}")
@@ -51,6 +52,109 @@ def problem(data: bytes) -> str | None:
             return f"line {number}: token {token} already on line {seen[token]}"
         seen[token] = number
     return None
+
+
+# What a case exercises, for the statement's clauses (clauses: in exercises/top-k.yaml): each
+# is true of a valid input that exercises its clause.
+
+
+def _entries(text: str) -> tuple[int, list[tuple[str, str]]]:
+    """k, and each vocabulary entry as (TOKEN, LOGIT), as written."""
+    first, *rest = text.rstrip("\n").split("\n")
+    return int(first), [(token, logit) for token, logit in (line.split(" ") for line in rest)]
+
+
+def _ranked(text: str) -> tuple[int, list[Decimal]]:
+    """k, and every logit's value, highest first."""
+    k, entries = _entries(text)
+    return k, sorted((Decimal(logit) for _, logit in entries), reverse=True)
+
+
+def _kept(text: str) -> list[str]:
+    """The logits as written that some right answer prints: those at least the k-th value."""
+    k, ranked = _ranked(text)
+    return [logit for _, logit in _entries(text)[1] if Decimal(logit) >= ranked[k - 1]]
+
+
+def not_the_first_k(text: str) -> bool:
+    """Some of the first k entries is not among the k highest: the input is not in order."""
+    k, entries = _entries(text)
+    kth = _ranked(text)[1][k - 1]
+    return any(Decimal(logit) < kth for _, logit in entries[:k])
+
+
+def k_is_one(text: str) -> bool:
+    return _entries(text)[0] == 1
+
+
+def k_is_all(text: str) -> bool:
+    """k is the number of tokens: every token is printed, and there is no (k+1)-th."""
+    k, entries = _entries(text)
+    return k == len(entries)
+
+
+def token_beyond_lowercase(text: str) -> bool:
+    """A token holding a capital, a digit or an underscore, not only a-z."""
+    return any(not token.isalpha() or not token.islower() for token, _ in _entries(text)[1])
+
+
+def negative_logit(text: str) -> bool:
+    return any(logit.startswith("-") for _, logit in _entries(text)[1])
+
+
+def three_digit_logit(text: str) -> bool:
+    """A logit of 100 or more in size, a whole part of three digits (the most allowed)."""
+    return any(len(logit.lstrip("-").partition(".")[0]) == 3 for _, logit in _entries(text)[1])
+
+
+def fourth_decimal_counts(text: str) -> bool:
+    """Two different logits that are equal to 3 decimals: only the 4th tells them apart."""
+    values = {Decimal(logit) for _, logit in _entries(text)[1]}
+    return len({v.quantize(Decimal("0.001"), rounding=ROUND_FLOOR) for v in values}) < len(values)
+
+
+def most_tokens(text: str) -> bool:
+    return len(_entries(text)[1]) == MAX_TOKENS
+
+
+def float_reformats(text: str) -> bool:
+    """A logit some right answer prints that str(float(...)) writes otherwise (0.50, 7)."""
+    return any(str(float(logit)) != logit for logit in _kept(text))
+
+
+def order_matters(text: str) -> bool:
+    """The k highest hold two different values: lowest first is then another order."""
+    k, ranked = _ranked(text)
+    return ranked[0] != ranked[k - 1]
+
+
+def text_order_differs(text: str) -> bool:
+    """Sorting the logits as text gives other values, or in another order, than as numbers
+    ("9.5" sorts above "10.25", "-1" above "-0.5")."""
+    k, ranked = _ranked(text)
+    as_text = sorted((logit for _, logit in _entries(text)[1]), reverse=True)
+    return [Decimal(logit) for logit in as_text[:k]] != ranked[:k]
+
+
+def same_value_written_apart(text: str) -> bool:
+    """Two logits of one value written differently (1.5 and 1.50)."""
+    written: dict[Decimal, set[str]] = {}
+    for _, logit in _entries(text)[1]:
+        written.setdefault(Decimal(logit), set()).add(logit)
+    return any(len(forms) > 1 for forms in written.values())
+
+
+def tie_inside_top_k(text: str) -> bool:
+    """Two tokens of one value, both printed in every right answer: either order is right."""
+    k, ranked = _ranked(text)
+    last = {value: i for i, value in enumerate(ranked)}  # each value's last place
+    return any(ranked[i] == ranked[i + 1] and last[ranked[i]] < k for i in range(k - 1))
+
+
+def tie_at_k(text: str) -> bool:
+    """The k-th and the (k+1)-th highest are equal: a choice between tied tokens."""
+    k, ranked = _ranked(text)
+    return k < len(ranked) and ranked[k - 1] == ranked[k]
 
 
 if __name__ == "__main__":
