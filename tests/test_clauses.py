@@ -1,6 +1,7 @@
 """``clauses:`` in a spec and ``grade verify --clauses``: each sentence of the contract next to
-the cases that exercise it, on a copy of the fixture course; and specdec's central rule
-exercised by a public case."""
+the cases that exercise it, on a copy of the fixture course; and each shipped exercise's central
+rule exercised by a public case (tests/test_clause_predicates.py has the predicates, row by
+row)."""
 
 from __future__ import annotations
 
@@ -123,29 +124,41 @@ def test_a_clause_that_checks_nothing_real_fails_verify(
     assert not result.ok
 
 
-def test_specdecs_central_rule_is_exercised_by_a_public_case(
-    root: Root, reference_dir: Path
+# each exercise's central rule: the clause the statement is about, and a known-wrong solution
+# that breaks it (practice, on the public cases only, must be able to show that it is wrong)
+CENTRAL = {
+    "specdec": ("later matches do not count", "counts_later_matches.py"),
+    "quantize": ("one group of consecutive weights at a time", "global_scale.py"),
+    "top-k": ("Find that candidate set", "string_sort.py"),
+    "decode-speed": ("whatever the batch size", "forgets_batch.py"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CENTRAL))
+def test_each_central_rule_is_exercised_by_a_public_case(
+    root: Root, reference_dir: Path, name: str
 ) -> None:
-    """A mismatch followed by a later match: practice (public cases only) must be able to show
-    that later matches do not count."""
+    """specdec's: a mismatch followed by a later match; quantize's: groups of different
+    scales; top-k's: the k highest not the first k; decode-speed's: a batch above 1."""
     from grader.cases import exercise_cases
 
-    specdec = load_exercise("specdec", root)
-    public = [c for c in exercise_cases(specdec) if not c.secret]
-    found = exercised(specdec, material(specdec), public)
-    rule = next(item for item in found if "later matches do not count" in item.clause.text)
-    assert rule.cases, "no public specdec case has a mismatch followed by a later match"
+    exercise = load_exercise(name, root)
+    public = [c for c in exercise_cases(exercise) if not c.secret]
+    found = exercised(exercise, material(exercise), public)
+    rule = next(item for item in found if CENTRAL[name][0] in item.clause.text)
+    assert rule.cases, f"no public {name} case exercises {rule.clause.text!r}"
 
 
-def test_counting_later_matches_fails_a_public_case(
-    root: Root, reference_dir: Path, plan_of: PlanFactory
+@pytest.mark.parametrize("name", sorted(CENTRAL))
+def test_breaking_the_central_rule_fails_a_public_case(
+    root: Root, reference_dir: Path, plan_of: PlanFactory, name: str
 ) -> None:
     from dataclasses import replace
 
     from grader.grading import grade
 
-    specdec = load_exercise("specdec", root)
-    plan = plan_of(specdec)
+    exercise = load_exercise(name, root)
+    plan = plan_of(exercise)
     public = replace(plan, cases=tuple(c for c in plan.cases if not c.secret))
-    wrong = material(specdec).folder / "wrong" / "counts_later_matches.py"
+    wrong = material(exercise).folder / "wrong" / CENTRAL[name][1]
     assert not all(c.passed for c in grade(public, wrong).outcomes)
