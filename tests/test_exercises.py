@@ -18,7 +18,7 @@ from grader.sandbox import Sandbox
 from grader.spec import Exercise, exercise_names, load_exercise
 from grader.verify import Status, Verification, verify
 
-SHIPPED = ("quantize", "specdec", "decode-speed")
+SHIPPED = ("quantize", "specdec", "decode-speed", "top-k")
 
 
 def wrong_solutions(reference: Path, exercise: str) -> list[Path]:
