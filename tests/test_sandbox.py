@@ -545,3 +545,20 @@ def test_a_runs_files_are_its_own_and_the_graders(tmp_path: Path) -> None:
         other.mkdir()
         copy = _lay_out(other, "/nowhere/s.py", b"", {}, 65000, b"print(1)\n")
         assert (copy.stat().st_uid, copy.stat().st_mode & 0o777) == (65000, 0o400)
+
+
+def test_a_run_started_as_ctrl_c_cancels_is_ended_at_once() -> None:
+    """Ctrl-C between a run's check for it and its child's start: the child, killed as soon as
+    it is known, has not called setsid() yet and leads no process group. Its group alone was
+    killed, which missed it: the run went on to its time limit, and Ctrl-C waited for it."""
+    from grader.sandbox.process import Running
+
+    running = Running()
+    running.cancel()
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])  # our group
+    try:
+        running.add(child.pid)
+        assert child.wait(timeout=10) == -9  # SIGKILL
+    finally:
+        child.kill()
+        child.wait()

@@ -39,7 +39,7 @@ class Running:
         self.cancelled = False
 
     def add(self, pid: int) -> None:
-        self.add_killer(pid, lambda: _kill_group(pid))
+        self.add_killer(pid, lambda: _kill_run(pid))
 
     def remove(self, pid: int) -> None:
         self.remove_killer(pid)
@@ -135,9 +135,7 @@ def spawn_and_wait(
                     _end_children_first(pid, pidfd)
             # The child is a zombie or still running, so its pid (= its group id) cannot be reused
             # yet: killing the group also ends whatever it left behind.
-            _kill_group(pid)
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)  # before its setsid() it leads no group yet
+            _kill_run(pid)
             if also_kill_uid is not None:
                 kill_uid(also_kill_uid)
             if server is not None and child is not None:
@@ -314,6 +312,13 @@ def _end_children_first(pid: int, pidfd: int | None) -> None:
 def _kill_group(pid: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
+
+
+def _kill_run(pid: int) -> None:
+    """Kill the run's child ``pid`` and its group: before its setsid() it leads none yet."""
+    _kill_group(pid)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signal.SIGKILL)
 
 
 def kill_uid(uid: int) -> None:
