@@ -39,11 +39,23 @@ def test_the_table_covers_both_outcomes() -> None:
         ("tokens", {"tolerance_ulps": -1}, "tolerance_ulps: must be a whole number >= 0"),
         ("tokens", {"tolerance_ulps": 0.5}, "tolerance_ulps: must be a whole number >= 0"),
         ("exact", {"tolerance_ulps": 1}, "tolerance_ulps: unknown option"),
+        ("checker", {}, r"^program: must be a Python file's path in the course, got None$"),
+        ("checker", {"program": "check.sh"}, "program: must be a Python file's path"),
+        ("checker", {"program": "c.py", "x": 1}, r"^x: unknown option \(allowed: program\)$"),
+        ("checker", {"program": "/abs/c.py"}, r"^program: must be a path inside the course, got "),
+        ("checker", {"program": "ref/../../c.py"}, "program: must be a path inside the course"),
     ],
 )
 def test_bad_options_are_refused(method: str, options: dict[str, Any], problem: str) -> None:
     with pytest.raises(ValueError, match=problem):
         build(method, options)
+
+
+def test_a_checker_is_a_program_bound_to_each_case_before_it_compares() -> None:
+    checker = build("checker", {"program": "reference/add/check.py"})
+    assert getattr(checker, "program", None) == "reference/add/check.py"
+    with pytest.raises(TypeError, match=r"through grader\.checker\.comparator_for\(plan, case\)"):
+        checker("1\n", "1\n")  # unbound, it knows no input: a grader bug, never a verdict
 
 
 # The checker runs a program, per case: tests/test_checker.py grades with one.
@@ -143,3 +155,6 @@ def test_normalise(text: str, lines: list[str]) -> None:
 def test_a_digest_is_of_the_output_as_compared() -> None:
     assert digest("a 1\r\nb\n\n") == digest("a 1\nb") != digest("a 1\nc")
     assert len(digest("x")) == 32
+    # the format of every mistakes.json a course has shipped (and the page computes): its lines
+    # joined by LF, SHA-256, 32 hex digits. A change would silence every known mistake until regen
+    assert digest("a 1\r\nb\n") == "6f8892e03c3cf3091c79e1d0efb73aed"

@@ -192,6 +192,25 @@ def test_what_a_run_means(
     assert (outcome.comparison is not None) is (verdict in (Verdict.PASSED, Verdict.WRONG_ANSWER))
 
 
+def test_a_time_out_on_a_busy_machine_says_both_clocks_to_the_millisecond() -> None:
+    run = _run(
+        exit_code=None,
+        signal=9,
+        wall_s=7.65432,
+        queued_s=2.5,
+        cpu_s=4.98765,
+        limit_hit=LimitHit.WALL_TIME,
+    )
+    outcome = judge(ONE, run, TOKENS, Limits())
+    assert outcome.verdict is Verdict.TIMEOUT
+    assert outcome.message == (
+        "no answer within 5 s of its own time (7.7 s on the clock, 2.5 s of them waiting for a "
+        "CPU this busy machine gave others); stopped after printing 0 of the 1 expected line "
+        "(computing all along: an endless loop, or too slow an approach)"
+    )
+    assert (outcome.time_s, outcome.cpu_s) == (7.654, 4.988)
+
+
 @pytest.mark.parametrize(
     ("source", "said"),
     [
@@ -206,6 +225,12 @@ def test_syntax_errors_as_python_prints_them(source: bytes, said: str) -> None:
     assert (said in error) if said else error == ""
     if said.startswith("SyntaxError"):
         assert error.startswith('  File "s.py", line ')
+
+
+def test_a_source_too_deep_for_the_compiler_is_said_by_its_error_name() -> None:
+    error = syntax_error(b"-" * 100_000 + b"1\n", "s.py")  # MemoryError on 3.11
+    assert error.startswith(("MemoryError: ", "RecursionError: ")), error
+    assert error.endswith("\n")
 
 
 def test_a_case_that_did_not_compile() -> None:
