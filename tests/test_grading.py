@@ -4,6 +4,7 @@ fixture course's ``add`` (3 public cases, 1 hidden)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -20,9 +21,11 @@ from grader import compiling, grading, submissions
 from grader.batch import grade_batch
 from grader.cases import case_files, public_folder
 from grader.cli import cli
-from grader.grading import grade, grade_many, grade_submissions
-from grader.judging.errors import InternalError
-from grader.judging.records import CaseFeedback, Verdict, Visibility
+from grader.grading import grade, grade_many, grade_submissions, run_case
+from grader.judging.compare import build
+from grader.judging.errors import InternalError, SubmissionError
+from grader.judging.records import Case, CaseFeedback, Course, Verdict, Visibility
+from grader.judging.text import path_text
 from grader.spec import Exercise
 from grader.submissions import Submission, read
 
@@ -139,6 +142,7 @@ def test_a_compile_error_is_said_once_and_no_case_hint_follows(
     broken = _script(tmp_path, "print(1\n")
     report = grade(plan_of(add), broken, on_start=started.append, on_case=heard.append)
     assert len(started) == 1 and "SyntaxError" in started[0]
+    assert started[0].startswith(f'  File "{broken.resolve()}", line 1\n')  # the file they wrote
     assert report.compile_error == started[0]
     assert all(c.verdict is Verdict.RUNTIME_ERROR and c.hint is None for c in heard)
     assert all(c.hint is None for c in report.feedback().cases)
@@ -205,20 +209,119 @@ def test_known_mistakes_are_the_exercises_own_cases_only(
     assert elsewhere.outcomes[0].verdict is Verdict.WRONG_ANSWER
 
 
-def test_a_compile_check_the_sandbox_fails_is_the_graders_error(
-    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+NO_ROOM = "No space left on device"
+
+
+@pytest.mark.parametrize(
+    ("fails", "raised", "said"),
+    [
+        (
+            "case",
+            InternalError("the sandbox did not start: no room"),
+            "the sandbox did not start: no room",
+        ),
+        # any other exception is a bug of the grader's: named by its type
+        ("case", OSError(28, NO_ROOM), f"OSError: [Errno 28] {NO_ROOM}"),
+        ("compile", InternalError("no room"), "the compile check failed: no room"),
+        (
+            "compile",
+            OSError(28, NO_ROOM),
+            f"the compile check failed: OSError: [Errno 28] {NO_ROOM}",
+        ),
+    ],
+)
+def test_a_run_the_grader_cannot_make_is_each_cases_grader_error(
+    add: Exercise,
+    plan_of: PlanFactory,
+    tmp_path: Path,
+    fails: str,
+    raised: Exception,
+    said: str,
 ) -> None:
+    """The sandbox failing on a case-run, or on the compile check before any case, is the
+    grader's error on every case it touches, each case still its own: never the student's."""
     plan = plan_of(add)
 
     def broken(argv: list[str], **kwargs: Any) -> Any:
-        if kwargs.get("source") == compiling.PROGRAM:
-            raise InternalError("the sandbox did not start: no room")
+        if (kwargs.get("source") == compiling.PROGRAM) == (fails == "compile"):
+            raise raised
         return plan.runner(argv, **kwargs)
 
     report = grade(replace(plan, runner=broken), _script(tmp_path, RIGHT))
-    assert {o.verdict for o in report.outcomes} == {Verdict.GRADER_ERROR}
-    assert "the compile check failed: the sandbox did not start" in report.outcomes[0].message
+    assert [o.case for o in report.outcomes] == list(plan.cases)
+    assert {(o.verdict, o.message) for o in report.outcomes} == {(Verdict.GRADER_ERROR, said)}
     assert report.exit_code == 4 and report.compile_error == ""
+
+
+def test_a_comparator_given_is_the_one_that_judges(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    """``grade run`` judges a student's own input by the comparator it chose; without one, the
+    exercise's (tokens: a leading space is no mistake) judges. Without the text the check
+    read, the run reads the script itself."""
+    plan = plan_of(add)
+    case = plan.cases[0]  # 1 2 3: 6
+    spaced = _script(tmp_path, "print(' 6')\n")
+    text = spaced.read_bytes()
+    assert run_case(plan, spaced, case, text=text).verdict is Verdict.PASSED
+    assert run_case(plan, spaced, case).verdict is Verdict.PASSED
+    exact = run_case(plan, spaced, case, text=text, comparator=build("exact", {}))
+    assert (exact.verdict, exact.message) == (
+        Verdict.WRONG_ANSWER,
+        "line 1: expected '6', got ' 6'",
+    )
+
+
+def test_advice_reads_the_text_that_was_graded(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    """The advice that reads the source (one input() for an input of several lines) reads the
+    text the check read, as the run did, not the file as it is now."""
+    two_lines = Case("two-lines", b"1 2\n3\n", "6\n", "numbers on two lines")
+    script = _script(tmp_path, "w = input().split()\nprint(int(w[0]) + int(w[1]))\n")
+    checked = read(script)
+    script.write_text("import sys\nprint(sum(int(x) for x in sys.stdin.read().split()) + 1)\n")
+    (outcome,) = grade(plan_of(add, cases=(two_lines,)), checked).outcomes
+    assert (outcome.verdict, outcome.stdout) == (Verdict.WRONG_ANSWER, "3\n")
+    assert outcome.advice == (
+        "input() reads one line, and this input has 2: call input() once per line, or read "
+        "them all with sys.stdin.read().split()"
+    )
+
+
+def test_the_plans_size_limit_holds_however_a_script_is_given(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    plan = plan_of(add, max_submission_bytes=2048)
+    big = _script(tmp_path, RIGHT + "#" * 3000 + "\n")
+    for entry in (lambda: grade(plan, big), lambda: grade_many(plan, [big])):
+        with pytest.raises(
+            SubmissionError, match=rf"^submission {re.escape(str(big))} is larger than 2 KiB$"
+        ):
+            entry()
+    gone = Submission("gone", tmp_path / "gone.py", "does not exist")
+    with pytest.raises(
+        SubmissionError, match=rf"^submission {re.escape(str(gone.path))} does not exist$"
+    ):
+        grade(plan, gone)
+
+
+def test_listeners_are_told_whose_case_it_is(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    plan = plan_of(add, jobs=4)
+    a, b = _script(tmp_path, RIGHT, "a.py"), _script(tmp_path, "print(1\n", "b.py")
+    started: list[tuple[str, bool]] = []
+    heard: list[tuple[str, str]] = []
+    grade_submissions(
+        plan,
+        [read(a, "a"), read(b, "b")],
+        on_start=lambda sub, error: started.append((sub.name, "SyntaxError" in error)),
+        on_case=lambda sub, case: heard.append((sub.name, case.name)),
+    )
+    assert started == [("a", False), ("b", True)]
+    names = [c.name for c in plan.cases]
+    assert heard == [("a", n) for n in names] + [("b", n) for n in names]
 
 
 def _outcome(case: Any, verdict: Verdict, time_s: float = 0.5) -> Any:
@@ -277,7 +380,8 @@ def test_a_report_names_everything_it_was_given(
     assert made.exercise == "add" and made.submission == str(tmp_path / "s.py")
     assert made.outcomes == tuple(outcomes) and made.compile_error == "SyntaxError: x\n"
     assert made.started_at == "2026-12-01T10:00:00+00:00" and made.hostname
-    assert made.course is not None and made.course.name == add.root.name
+    assert made.course == Course(add.root.name, path_text(add.root.path), add.root.kind.value)
+    assert report(plan, tmp_path / "s.py", outcomes, started).compile_error == ""
 
 
 def test_jobs_1_runs_one_case_at_a_time(
@@ -309,9 +413,12 @@ def test_grade_many_keeps_every_report_in_order(
     add: Exercise, plan_of: PlanFactory, tmp_path: Path
 ) -> None:
     scripts = [_script(tmp_path, RIGHT, "a.py"), _script(tmp_path, WRONG, "b.py")]
-    reports = grade_many(plan_of(add, jobs=4), scripts)
+    heard: list[CaseFeedback] = []
+    reports = grade_many(plan_of(add, jobs=4), scripts, on_case=heard.append)
     assert [r.submission for r in reports] == [str(s) for s in scripts]
     assert [r.passed for r in reports] == [4, 0]
+    assert heard == [c for r in reports for c in r.feedback().cases]  # each case, in order
+    assert all(r.started_at.endswith("+00:00") for r in reports)  # UTC: a class's is one clock
 
 
 def test_a_crash_names_the_students_own_file() -> None:

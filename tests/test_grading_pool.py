@@ -1,0 +1,133 @@
+"""The grading loop's pool of case-runs: how many run at once, when a class's row is done, and
+what Ctrl-C keeps. Real runs of the fixture course's ``add``; a test's runner wraps the
+sandbox's only to hold a run until the moment it asserts on."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import PlanFactory
+
+from grader import compiling
+from grader.grading import Graded, Interrupted, grade_submissions
+from grader.plan import prepare
+from grader.sandbox import Sandbox, SandboxMode
+from grader.spec import Exercise
+from grader.submissions import read
+
+RIGHT = "import sys\nprint(sum(int(x) for x in sys.stdin.readline().split()))\n"
+SLOW = "import time\ntime.sleep(60)\n"
+HOLD_S = 10.0  # how long a held run waits for what the test awaits: never, unless it is broken
+
+
+def _script(tmp_path: Path, name: str, text: str = RIGHT) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def _case_run(argv: list[str], kwargs: dict[str, Any], name: str) -> bool:
+    """Whether this run is one of ``name``'s case-runs (not its compile check)."""
+    return Path(argv[1]).name == name and kwargs.get("source") != compiling.PROGRAM
+
+
+def test_jobs_2_runs_two_submissions_cases_at_once(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    """--jobs 2 with two submissions of one case each: both case-runs are in progress at once
+    (each waits here for the other), not one submission after the other."""
+    plan = plan_of(add, jobs=2)
+    plan = replace(plan, cases=plan.cases[:1])
+    both = threading.Barrier(2, timeout=HOLD_S)
+
+    def meeting(argv: list[str], **kwargs: Any) -> Any:
+        if kwargs.get("source") != compiling.PROGRAM:
+            both.wait()
+        return plan.runner(argv, **kwargs)
+
+    subs = [read(_script(tmp_path, name)) for name in ("a.py", "b.py")]
+    graded = grade_submissions(replace(plan, runner=meeting), subs)
+    assert [g.report.passed if g.report else None for g in graded] == [1, 1]
+
+
+def test_a_class_row_is_done_when_its_own_cases_are(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    """In a class, a row is done as soon as its submission's cases are: the slow case of the
+    submission before it (held until the other row is done) holds back only its own row."""
+    plan = plan_of(add, jobs=4)
+    held = plan.cases[1]
+    released = threading.Event()
+
+    def holding(argv: list[str], **kwargs: Any) -> Any:
+        if _case_run(argv, kwargs, "slow.py") and kwargs["stdin"] == held.input:
+            released.wait(HOLD_S)
+        return plan.runner(argv, **kwargs)
+
+    done: list[str] = []
+
+    def on_done(graded: Graded) -> None:
+        done.append(graded.submission.name)
+        released.set()
+
+    subs = [read(_script(tmp_path, "slow.py"), "slow"), read(_script(tmp_path, "fast.py"), "fast")]
+    graded = grade_submissions(
+        replace(plan, runner=holding), subs, in_case_order=False, on_done=on_done
+    )
+    assert done == ["fast", "slow"]
+    assert [g.report.passed if g.report else None for g in graded] == [4, 4]
+
+
+def test_ctrl_c_keeps_each_submission_whose_runs_all_ended(add: Exercise, tmp_path: Path) -> None:
+    """Ctrl-C while the loop reports ``a`` (its cases all done, its report not yet made) and
+    ``b``'s first case runs: ``z`` and ``a`` are kept, ``b`` is not; ``b``'s run has ended when
+    ``Interrupted`` is raised, and nothing queued (``d``) started after it."""
+    # a sandbox of its own: cancel() refuses every later run of the one it is called on
+    plan = prepare(add, sandbox=Sandbox.create(SandboxMode.AUTO), jobs=1)
+    b_runs = threading.Event()
+    interrupted = threading.Event()
+    after: list[str] = []  # the scripts of the runs begun after Ctrl-C
+    inside = 0
+    lock = threading.Lock()
+
+    def watched(argv: list[str], **kwargs: Any) -> Any:
+        nonlocal inside
+        if interrupted.is_set():
+            after.append(Path(argv[1]).name)
+        with lock:
+            inside += 1
+        if _case_run(argv, kwargs, "b.py"):
+            b_runs.set()
+        try:
+            return plan.runner(argv, **kwargs)
+        finally:
+            if interrupted.is_set():
+                time.sleep(0.2)  # a run Ctrl-C ended takes a moment more to be gone
+            with lock:
+                inside -= 1
+
+    heard: list[str] = []
+
+    def on_case(sub: Any, case: Any) -> None:
+        heard.append(sub.name)
+        if heard.count("a") == len(plan.cases):
+            assert b_runs.wait(HOLD_S)  # jobs=1: a's runs are over, b's first case sleeps
+            interrupted.set()
+            raise KeyboardInterrupt  # where Ctrl-C reaches the grader: its main thread
+
+    scripts = [("z", RIGHT), ("a", RIGHT), ("b", SLOW), ("d", RIGHT)]
+    subs = [read(_script(tmp_path, f"{name}.py", text), name) for name, text in scripts]
+    with pytest.raises(Interrupted) as caught:
+        grade_submissions(replace(plan, runner=watched), subs, on_case=on_case)
+    assert inside == 0
+    assert after == []
+    kept = caught.value.graded
+    assert [(g.submission.name, g.report.passed if g.report else None) for g in kept] == [
+        ("z", 4),
+        ("a", 4),
+    ]
