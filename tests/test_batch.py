@@ -447,6 +447,7 @@ def test_resume_refuses_another_batchs_journal(course: Root, tmp_path: Path) -> 
     assert code == 2
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_a_hung_submission_costs_one_time_limit_not_one_per_case(
     course: Root, tmp_path: Path
 ) -> None:

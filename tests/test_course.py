@@ -96,6 +96,7 @@ def test_pyproject_tool_grade_makes_a_course(tmp_path: Path) -> None:
     assert find_root(environ={}, cwd=tmp_path).kind is not RootKind.COURSE
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_the_config_sets_defaults_and_options_beat_it(course_dir: Path, tmp_path: Path) -> None:
     (course_dir / "grade.toml").write_text("timeout = 0.5\nsandbox = 'off'\n")
     loop = tmp_path / "loop.py"
@@ -287,6 +288,7 @@ def _student_wheel(tmp_path: Path) -> tuple[Path, list[str]]:
     return wheel, zipfile.ZipFile(wheel).namelist()
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_the_student_package_holds_no_secret_and_a_lookup_table_scores_0_on_them(
     course_dir: Path, tmp_path: Path
 ) -> None:

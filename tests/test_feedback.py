@@ -95,6 +95,7 @@ def test_recognised_mistakes_get_their_advice(tmp_path: Path, source: str, advic
     assert advice in result.stdout
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_a_timeout_says_how_far_it_got(tmp_path: Path) -> None:
     slow = script(
         tmp_path,
@@ -137,6 +138,7 @@ def test_a_timeout_says_waiting_or_computing_only_when_it_knows(
         assert remark in message
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_an_output_flood_names_its_stream_and_shows_its_head(tmp_path: Path) -> None:
     flood = script(tmp_path, "import sys\nwhile True:\n    sys.stderr.write('tick\\n')\n")
     out = grade(flood, "--timeout", "5").stdout
@@ -151,9 +153,10 @@ def test_an_output_flood_names_its_stream_and_shows_its_head(tmp_path: Path) -> 
             "n = [int(x) for x in input().split()]\nprint(sum(n) if min(n) >= 0 else 1 // 0)\n",
             "runtime_error",
         ),
-        (
+        pytest.param(  # two time-outs: the default suite's time (45 s), CI's slow pass runs it
             "n = [int(x) for x in input().split()]\nwhile min(n) < 0: pass\nprint(sum(n))\n",
             "timeout",
+            marks=pytest.mark.slow,
         ),
         (
             "n = [int(x) for x in input().split()]\nprint(sum(n) if min(n) >= 0 else 0)\n",

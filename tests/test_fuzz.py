@@ -60,6 +60,7 @@ def test_a_disagreement_is_shrunk_to_a_valid_minimal_input_the_same_each_time(
     assert first.finding.verdict.value == "wrong_answer"
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_fuzz_cli_reports_and_saves_the_case(tmp_path: Path) -> None:
     course = tmp_path / "course"
     shutil.copytree(COURSE, course)
@@ -159,6 +160,7 @@ def _lines(name: str, *args: str, root: Path = FUZZ_COURSE) -> subprocess.Comple
     )
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_a_shrunk_input_ending_in_a_blank_line_is_shown_so() -> None:
     done = _lines("lines_drops_blank_end.py", "--format", "plain", "--fuzz", "20")
     assert done.returncode == 1, done.stderr

@@ -46,6 +46,7 @@ def _chromium(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_student_output_is_text_in_the_page(tmp_path: Path) -> None:
     page = _report(tmp_path, ATTACK)
     dom = _chromium("--dump-dom", page.as_uri()).stdout

@@ -89,6 +89,7 @@ def test_verify_catches_a_wrong_solution_that_passes(course_copy: Root, sandbox:
     )
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_verify_catches_a_wrong_verdict_and_a_missing_declaration(
     course_copy: Root, sandbox: Sandbox
 ) -> None:
@@ -291,6 +292,7 @@ def _quantize_course(root: Root, target: Path, inputs: dict[str, str]) -> Path:
     return target
 
 
+@pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_verify_fails_a_case_that_holds_a_decimal_tie(root: Root, tmp_path: Path) -> None:
     """0.0777 * 127 / 0.9398 is 10.5 exactly, but not in float64: the expected q depends on how
     the division is written. validate.py refuses it, and an accepted solution fails it."""
