@@ -562,3 +562,48 @@ def test_a_run_started_as_ctrl_c_cancels_is_ended_at_once() -> None:
     finally:
         child.kill()
         child.wait()
+
+
+def test_ctrl_c_after_a_run_is_reaped_kills_nothing_of_its_pid(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reaped run's pid is free for the system to give to any process; Ctrl-C landing between
+    the reap and the run's removal from Running killed that pid (and its group): another
+    program of the user's, or, with two suites side by side, the other suite's test worker."""
+    from grader.sandbox import process
+
+    running = process.Running()
+    reaped: list[int] = []
+    killed: list[tuple[str, int]] = []
+    real_wait4 = os.wait4
+
+    def wait4_then_ctrl_c(pid: int, options: int) -> tuple[int, int, Any]:
+        done = real_wait4(pid, options)
+        reaped.append(pid)
+        running.cancel()  # the user's Ctrl-C, at the worst moment
+        return done
+
+    def kill(pid: int, sig: int) -> None:
+        if reaped:
+            killed.append(("kill", pid))
+
+    def killpg(pgid: int, sig: int) -> None:
+        if reaped:
+            killed.append(("killpg", pgid))
+
+    for name, body in ("stdin", b""), ("config", b"{}"):
+        (tmp_path / name).write_bytes(body)
+    monkeypatch.setattr(os, "wait4", wait4_then_ctrl_c)  # the module the grader calls
+    monkeypatch.setattr(os, "kill", kill)
+    monkeypatch.setattr(os, "killpg", killpg)
+    process.spawn_and_wait(
+        [sys.executable, "-c", "pass"],
+        env={},
+        stdin=tmp_path / "stdin",
+        stdout=tmp_path / "out",
+        stderr=tmp_path / "err",
+        config=tmp_path / "config",
+        timeout_s=10,
+        running=running,
+    )
+    assert reaped and killed == []

@@ -138,6 +138,8 @@ def spawn_and_wait(
             _kill_run(pid)
             if also_kill_uid is not None:
                 kill_uid(also_kill_uid)
+            if running is not None:  # before the reap frees its pid for any other process
+                running.remove(pid)
             if server is not None and child is not None:
                 status, cpu = server.reap(child)  # closes the pidfd
             else:
@@ -146,8 +148,6 @@ def spawn_and_wait(
                 _, status, usage = os.wait4(pid, 0)
                 cpu = usage.ru_utime + usage.ru_stime
             cpu = max(cpu, spent)
-            if running is not None:
-                running.remove(pid)
         ready = os.read(ready_r, 1) == b"1"
     finally:
         os.close(ready_r)
