@@ -109,7 +109,7 @@ def verify(name: str, root: Root, *, sandbox: Sandbox) -> Verification:
     # time in fresh interpreters: forks of one server share their memory layout, which would
     # hide a reference whose output depends on it (ids, set order of objects)
     scripts = [teacher.solution, *accepted, *(w.path for w in wrong)]
-    first, *others = grade_many(plan, scripts)
+    first, *others = _again_alone(plan, scripts, grade_many(plan, scripts))
     fresh = plan.sandbox.fresh() if plan.sandbox is not None else None
     again = replace(plan, runner=fresh.run, sandbox=fresh) if fresh is not None else plan
     second = grade(again, teacher.solution)
@@ -273,6 +273,19 @@ def _accepted(accepted: Sequence[Path], reports: Sequence[Report]) -> Check:
     if problems:
         return Check("accepted solutions", Status.FAIL, "; ".join(problems[:3]))
     return Check("accepted solutions", Status.OK, f"{len(accepted)} pass every case")
+
+
+def _again_alone(plan: Plan, scripts: Sequence[Path], reports: Sequence[Report]) -> list[Report]:
+    """A grader error is the machine's, never a script's verdict: a script that got one (most
+    often a machine too busy to give a run its time: a declared time-out cut short) is graded
+    again, one run at a time, as a judge re-runs what the system failed."""
+    alone = replace(plan, jobs=1)
+    return [
+        grade(alone, script)
+        if any(o.verdict is Verdict.GRADER_ERROR for o in report.outcomes)
+        else report
+        for script, report in zip(scripts, reports, strict=True)
+    ]
 
 
 def _wrong(wrong: Sequence[WrongSolution], reports: Sequence[Report]) -> Check:

@@ -89,6 +89,48 @@ def test_verify_catches_a_wrong_solution_that_passes(course_copy: Root, sandbox:
     )
 
 
+def test_verify_grades_again_alone_what_a_busy_machine_made_a_grader_error(
+    course_copy: Root, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The slow pass once failed top-k's verify: repeated_max.py, declared a time-out, got
+    grader_error (the machine too busy to give its run the limit: the other test process and
+    verify's own pool). A grader error is the machine's, never a script's verdict."""
+    from dataclasses import replace as replaced
+
+    from grader import grading
+    from grader.judging.records import Verdict
+
+    real = grading.grade_many
+    regraded: list[tuple[str, int]] = []
+
+    def busy_the_first_time(plan, scripts):  # type: ignore[no-untyped-def]
+        reports = real(plan, scripts)
+        return [
+            replaced(
+                r,
+                outcomes=tuple(
+                    replaced(o, verdict=Verdict.GRADER_ERROR, message="this machine was too busy")
+                    for o in r.outcomes
+                ),
+            )
+            if Path(r.submission).name == "drops_last_number.py"
+            else r
+            for r in reports
+        ]
+
+    real_grade = grading.grade
+
+    def grade(plan, script):  # type: ignore[no-untyped-def]
+        regraded.append((Path(script).name, plan.jobs))
+        return real_grade(plan, script)
+
+    monkeypatch.setattr("grader.verify.grade_many", busy_the_first_time)
+    monkeypatch.setattr("grader.verify.grade", grade)
+    result = verify("add", course_copy, sandbox=sandbox)
+    assert check(result, "wrong solutions") == "ok 2 fail as they declare"
+    assert ("drops_last_number.py", 1) in regraded  # alone: one run at a time
+
+
 @pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_verify_catches_a_wrong_verdict_and_a_missing_declaration(
     course_copy: Root, sandbox: Sandbox
