@@ -80,6 +80,24 @@ ROWS = [
         "w = input().split()\ng = int(w[-1])\nprint(w, g)\n",
         "input() reads one line, and this input has 2",
     ),
+    (
+        "one input() as a comprehension's iterable",
+        outcome_of("", traceback("ValueError: could not convert string to float: ''"), code=1),
+        "w = [float(x) for x in input().split()]\ng = int(w.pop())\n",
+        "input() reads one line, and this input has 2",
+    ),
+    (
+        "one input() as a generator's iterable, filtered",
+        outcome_of("", traceback("ValueError: x"), code=1),
+        "total = sum(float(x) for x in input().split() if x)\n",
+        "input() reads one line, and this input has 2",
+    ),
+    (
+        "one input() as a for loop's iterable",
+        outcome_of("", traceback("ValueError: x"), code=1),
+        "for x in input().split():\n    print(float(x))\n",
+        "input() reads one line, and this input has 2",
+    ),
 ]
 
 
@@ -105,6 +123,36 @@ NOT_THESE = [
         "input() in a comprehension",
         outcome_of("", traceback("ValueError: x"), code=1),
         "lines = [input() for _ in range(2)]\n",
+    ),
+    (
+        "input() in a comprehension's later for",
+        outcome_of("", traceback("ValueError: x"), code=1),
+        "w = [x for _ in range(2) for x in input().split()]\n",
+    ),
+    (
+        "input() in a comprehension's condition",
+        outcome_of("", traceback("ValueError: x"), code=1),
+        "w = [x for x in range(2) if input()]\n",
+    ),
+    (
+        "input() as an inner comprehension's iterable",
+        outcome_of("", traceback("ValueError: x"), code=1),
+        "rows = [[int(x) for x in input().split()] for _ in range(2)]\n",
+    ),
+    (
+        "input() in a while loop's condition",
+        outcome_of("", traceback("ValueError: x"), code=1),
+        "while line := input():\n    print(line)\n",
+    ),
+    (
+        "input() in a one-line for loop's body",
+        outcome_of("", traceback("ValueError: x"), code=1),
+        "for _ in range(2): print(input())\n",
+    ),
+    (
+        "input() as a for loop's iterable, in a loop",
+        outcome_of("", traceback("ValueError: x"), code=1),
+        "while True:\n    for x in input().split():\n        print(x)\n",
     ),
     (
         "input() and sys.stdin",

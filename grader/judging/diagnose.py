@@ -12,6 +12,7 @@ import io
 import re
 import tokenize
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from .compare import normalise
@@ -157,37 +158,82 @@ def _blank_line(outcome: CaseOutcome, script: Path) -> str | None:
     )
 
 
+@dataclass
+class _Clauses:
+    """A bracket (or a logical line, at depth 0) as input() calls in it are evaluated: a
+    comprehension's first iterable (and a ``for`` statement's) once, anything else in a
+    comprehension (or a ``while`` line) once per turn."""
+
+    line: bool = False  # the logical line itself, not a bracket
+    fors: int = 0
+    once: bool = False  # now in the first iterable
+    looped: bool = False  # a while line: every clause is evaluated per turn
+
+    def take(self, text: str) -> None:
+        if self.line:  # a statement's own keywords are read by _input_calls
+            return
+        if text == "for":
+            self.fors += 1
+            self.once = False
+        elif text == "in" and self.fors == 1 and not self.once:
+            self.once = True
+        elif text == "if":
+            self.once = False
+
+    def repeats(self, once: bool) -> bool:
+        """Whether a call made where this bracket was in state ``once`` runs more than once,
+        as far as this bracket is concerned (known at its end: a ``for`` may come later)."""
+        return self.looped or (self.fors > 0 and not once)
+
+
 @functools.lru_cache(maxsize=32)  # asked per failing case: a class's source is read once
 def _input_calls(source: str) -> tuple[int, bool, bool] | None:
-    """How often the source calls input(), whether one such call is in a loop (a ``for`` or
-    ``while`` block, or a comprehension), and whether it reads stdin otherwise. Read by
-    tokens, never compiled or parsed: the source is the student's (a parse can be made to cost
-    gigabytes); None where it does not tokenize."""
+    """How often the source calls input(), whether one such call runs more than once (in a
+    ``for`` or ``while`` block or header, or a comprehension, but not as the iterable a loop
+    reads once), and whether it reads stdin otherwise. Read by tokens, never compiled or
+    parsed: the source is the student's (a parse can be made to cost gigabytes); None where
+    it does not tokenize."""
     calls, looped, other = 0, False, False
     blocks: list[bool] = []  # per indented block: is it a loop's?
-    line: list[str] = []  # the names of the logical line so far
+    first: list[str] = []  # the first two names of the logical line
     opened = False  # the last logical line was a for/while header: its block is a loop
-    in_line = 0  # input() calls on this logical line
+    line = _Clauses(line=True)
+    brackets: list[_Clauses] = [line]  # the line, then each open bracket
+    made: list[list[tuple[_Clauses, bool]]] = []  # per input() call: each enclosing state
     previous = ""
     try:
         for token in tokenize.generate_tokens(io.StringIO(source).readline):
             kind, text = token.type, token.string
             if kind == tokenize.NAME:
                 other = other or text in _READS_ALL
-                line.append(text)
-            elif kind == tokenize.OP and text == "(" and previous == "input":
-                in_line += 1
+                if len(first) < 2:
+                    first.append(text)
+                    if first in (["for"], ["async", "for"]):
+                        line.fors = 1
+                    elif first == ["while"]:
+                        line.looped = True
+                brackets[-1].take(text)
+                if text == "in" and line.fors == 1 and len(brackets) == 1 and not line.once:
+                    line.once = True  # the for statement's iterable, up to its ":"
+            elif kind == tokenize.OP and text in ("(", "[", "{"):
+                if text == "(" and previous == "input":
+                    made.append([(b, b.once) for b in brackets])
+                brackets.append(_Clauses())
+            elif kind == tokenize.OP and text in (")", "]", "}") and len(brackets) > 1:
+                brackets.pop()
+            elif kind == tokenize.OP and text == ":" and len(brackets) == 1:
+                line.once = False  # a for statement's body (on its line) runs per turn
             elif kind == tokenize.INDENT:
                 blocks.append(opened)
             elif kind == tokenize.DEDENT and blocks:
                 blocks.pop()
             elif kind in (tokenize.NEWLINE, tokenize.ENDMARKER):
-                # a comprehension's "for" comes after its input(): judge the whole line
-                if in_line and (any(blocks) or "for" in line or "while" in line):
-                    looped = True
-                calls += in_line
-                opened = line[:1] in (["for"], ["while"]) or line[:2] == ["async", "for"]
-                line, in_line = [], 0
+                for call in made:
+                    looped = looped or any(blocks) or any(b.repeats(o) for b, o in call)
+                calls += len(made)
+                opened = bool(line.fors or line.looped)
+                line = _Clauses(line=True)
+                brackets, made, first = [line], [], []
             if kind not in (tokenize.NL, tokenize.COMMENT):
                 previous = text
     except (tokenize.TokenError, SyntaxError):
