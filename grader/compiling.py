@@ -5,14 +5,17 @@ case runs. Compiling is running the student's text through CPython's compiler, w
 submission can make allocate gigabytes (a ``match`` with thousands of captures) or work for
 minutes (hundreds of thousands of keyword arguments): done in the grader, one submission would
 take down the grader or stall a class. So it is a run like any other: this small program, in
-the sandbox, under the exercise's limits, with the student's text on stdin. A run that does
-not finish is that student's "does not compile", never the grader's problem.
+the sandbox, under the exercise's limits, with the student's text on stdin. A run that computes
+to its limit is that student's "does not compile", never the grader's problem; one the
+machine kept from a CPU (a slow start on a busy laptop) is asked again, then the grader's.
 """
 
 from __future__ import annotations
 
-from .judging.runs import LimitHit, Limits, Runner
+from .judging.errors import InternalError
+from .judging.runs import LimitHit, Limits, Runner, RunResult
 from .judging.text import decode, last_line
+from .judging.timing import compiler_stalled
 
 # Run as the submission itself (the sandbox reads no file of the grader's package): its text
 # on stdin, its name as the first argument. Prints what Python prints for a syntax error, or
@@ -40,6 +43,13 @@ def compile_error(runner: Runner, python: str, shown: str, text: bytes, limits: 
     the limits stop, or that crashes, is a compile error of the script's; a sandbox that fails
     raises, as for any run (``GraderError``: the grader's)."""
     run = runner([python, shown, shown], stdin=text, limits=limits, source=PROGRAM)
+    if _stalled(run, limits):  # the machine's moment, not the script: once more
+        run = runner([python, shown, shown], stdin=text, limits=limits, source=PROGRAM)
+        if _stalled(run, limits):
+            raise InternalError(
+                f"the compile check got {run.cpu_s or 0.0:.2f} s of CPU in {limits.time_s:g} s, "
+                "twice: this machine is too busy; grade again with fewer runs at once (--jobs)"
+            )
     if run.limit_hit in (LimitHit.WALL_TIME, LimitHit.CPU_TIME):
         return f"the compiler took more than {limits.time_s:g} s over this script\n"
     if run.limit_hit is LimitHit.MEMORY or "MemoryError" in last_line(decode(run.stderr)):
@@ -50,3 +60,7 @@ def compile_error(runner: Runner, python: str, shown: str, text: bytes, limits: 
         why = last_line(decode(run.stderr)) or f"exit code {run.exit_code}, signal {run.signal}"
         return f"the compiler failed on this script: {why}\n"
     return decode(run.stdout)
+
+
+def _stalled(run: RunResult, limits: Limits) -> bool:
+    return run.limit_hit is LimitHit.WALL_TIME and compiler_stalled(limits.time_s, run.cpu_s)

@@ -252,6 +252,36 @@ def test_a_run_that_never_started_is_the_graders_error(box: Sandbox, tmp_path: P
         box.run([str(not_python), str(script)], stdin=b"", limits=Limits())
 
 
+def slow_python(tmp_path: Path, wait: str) -> Path:
+    """An interpreter that takes ``wait`` (a shell command) to start: a Windows laptop's first
+    Python start, or Wine's, under its antivirus or a busy machine."""
+    slow = tmp_path / "slow-python"
+    slow.write_text(f'#!/bin/sh\n{wait}\nexec {PYTHON} "$@"\n')
+    slow.chmod(0o755)
+    return slow
+
+
+def test_the_clock_starts_when_the_script_does(box: Sandbox, tmp_path: Path) -> None:
+    """A slow start of the interpreter is the machine's, not the script's: it took the whole
+    limit, and a correct solution on a busy Windows laptop got "no answer within 0.5 s" (and
+    its compile check "does not compile")."""
+    script = write(tmp_path, "ok.py", "print('hi')\n")
+    python = slow_python(tmp_path, "sleep 1")
+    result = box.run([str(python), str(script)], stdin=b"", limits=Limits(time_s=0.5))
+    assert (result.exit_code, result.stdout, result.limit_hit) == (0, b"hi\n", None)
+    assert result.wall_s < 0.5
+
+
+def test_an_interpreter_that_never_comes_up_is_the_graders_error(
+    box: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(portable, "start_allowance_s", lambda limit_s: 0.5)
+    python = slow_python(tmp_path, "sleep 60")
+    script = write(tmp_path, "ok.py", "print('hi')\n")
+    with pytest.raises(InternalError, match=r"not up within 0\.5 s"):
+        box.run([str(python), str(script)], stdin=b"", limits=Limits(time_s=0.2))
+
+
 def test_a_student_cannot_forge_the_ready_byte(box: Sandbox, tmp_path: Path) -> None:
     """The byte is the child's, before the submission runs: what a script prints is its own."""
     script = write(tmp_path, "ready.py", "import os\nos.write(1, b'\\x06hi')\n")

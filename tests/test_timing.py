@@ -11,9 +11,11 @@ from grader.judging.timing import (
     LimitFrom,
     TimeVerdict,
     browser_limit_s,
+    compiler_stalled,
     cpu_cap_s,
     deadline_s,
     kept_waiting,
+    start_allowance_s,
     time_limit,
     time_message,
     time_verdict,
@@ -211,3 +213,26 @@ def test_what_a_student_reads(
 def test_progress_is_said_only_where_given() -> None:
     clock = Clock(wall_s=5.0, stopped=True)
     assert time_message(TimeVerdict.WALL_TIME, 5.0, clock) == NO_ANSWER
+
+
+@pytest.mark.parametrize(
+    ("cpu_s", "stalled"),
+    [
+        (0.0, True),  # never got a CPU
+        (0.99, True),
+        (1.0, False),  # computed half its limit: the script is what it worked on
+        (1.9, False),
+        (None, False),  # not known (Linux counts a busy machine by schedstat instead)
+    ],
+)
+def test_a_compiler_the_clock_stopped_without_computing_was_kept_waiting(
+    cpu_s: float | None, stalled: bool
+) -> None:
+    assert compiler_stalled(2.0, cpu_s) is stalled
+
+
+@pytest.mark.parametrize(("limit", "allowed"), [(0.5, 10.0), (2.0, 10.0), (30.0, 30.0)])
+def test_an_interpreter_may_take_ten_seconds_or_the_limit_to_start(
+    limit: float, allowed: float
+) -> None:
+    assert start_allowance_s(limit) == allowed

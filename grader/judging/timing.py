@@ -18,6 +18,9 @@ BROWSER_MOST_S = 60.0  # the practice page gives no run longer (a Web Worker the
 # "it was waiting" below a quarter of the limit in CPU, "computing all along" from a half
 WAITING_BELOW = 0.25
 COMPUTING_FROM = 0.5
+# A run's interpreter may take this long (or its limit, if longer) to come up before its own
+# clock starts: a Windows laptop's first start under its antivirus takes seconds
+START_MOST_S = 10.0
 _SLACK_S = 0.01  # the clock's own resolution: a run stopped this close to its limit had it
 
 
@@ -53,6 +56,13 @@ def cpu_cap_s(limit_s: float) -> int:
     the wall-clock limit, so that a run computing all along meets the wall clock first, and
     CPU time in several threads cannot outrun it unseen."""
     return math.ceil(limit_s) + 1
+
+
+def start_allowance_s(limit_s: float) -> float:
+    """How long the portable runner waits for a run's interpreter to be up (its ready byte)
+    before the run's own clock starts: the start is the machine's time, not the script's.
+    One that is not up by then is the grader's error."""
+    return max(START_MOST_S, limit_s)
 
 
 def browser_limit_s(limit_s: float) -> float:
@@ -102,6 +112,14 @@ def time_verdict(limit_s: float, clock: Clock) -> TimeVerdict:
     if clock.cpu_signal or (clock.killed and used >= limit_s):
         return TimeVerdict.CPU_TIME
     return TimeVerdict.IN_TIME
+
+
+def compiler_stalled(limit_s: float, cpu_s: float | None) -> bool:
+    """Whether a compile check the wall clock stopped was kept from a CPU, not busy with the
+    script: the compiler never waits (the script's text is all on its stdin), so one that
+    computed less than half its limit spent the rest waiting for this machine. Unknown CPU
+    time says nothing (Linux tells a busy machine by its wait for a CPU instead)."""
+    return cpu_s is not None and cpu_s < limit_s * COMPUTING_FROM
 
 
 def time_message(verdict: TimeVerdict, limit_s: float, clock: Clock, progress: str = "") -> str:

@@ -29,7 +29,7 @@ from typing import IO
 from ..judging._compat import READ_UNLINKED
 from ..judging.errors import InternalError
 from ..judging.runs import Limits
-from ..judging.timing import cpu_cap_s
+from ..judging.timing import cpu_cap_s, start_allowance_s
 from ._protocol import ChildConfig, limit_fields
 from .allowed import child_environment, user_site
 from .cleanup import remove_tree
@@ -336,6 +336,8 @@ class _Capped:
     def __init__(self, stream: IO[bytes], cap: int, over: Callable[[], None], marked: bool):
         self.data = bytearray()
         self.ready = not marked
+        self.ready_at = 0.0  # when the ready byte came: the script's clock starts there
+        self.up = threading.Event()  # the ready byte came, or the stream ended without it
         self.over = False
         self._stream, self._cap, self._on_over, self._marked = stream, cap, over, marked
         self._thread = threading.Thread(target=self._read, daemon=True, name="grade-read")
@@ -343,20 +345,26 @@ class _Capped:
 
     def _read(self) -> None:
         first = self._marked
-        with contextlib.suppress(OSError, ValueError):
-            while chunk := self._stream.read(_CHUNK):
-                if first:
-                    first = False
-                    if chunk[:1] != _READY:
-                        self.data += chunk  # not the child's: it failed before it was up
-                        continue
-                    self.ready, chunk = True, chunk[1:]
-                self.data += chunk
-                if len(self.data) > self._cap:
-                    del self.data[self._cap :]
-                    self.over = True
-                    self._on_over()
-                    return
+        try:
+            with contextlib.suppress(OSError, ValueError):
+                while chunk := self._stream.read(_CHUNK):
+                    if first:
+                        first = False
+                        if chunk[:1] != _READY:
+                            self.data += chunk  # not the child's: it failed before it was up
+                            self.up.set()
+                            continue
+                        self.ready_at = time.monotonic()
+                        self.ready, chunk = True, chunk[1:]
+                        self.up.set()
+                    self.data += chunk
+                    if len(self.data) > self._cap:
+                        del self.data[self._cap :]
+                        self.over = True
+                        self._on_over()
+                        return
+        finally:
+            self.up.set()
 
     def join(self) -> bytes:
         self._thread.join()
@@ -372,8 +380,14 @@ def _wait(started: _Started, limits: Limits, running: Running | None) -> Outcome
     if running is not None:
         running.add_killer(key, started.kill)
     try:
-        status = started.wait(started.start + limits.time_s - time.monotonic())
-        wall = time.monotonic() - started.start
+        # the interpreter's start is the machine's time: the script's clock starts once it is
+        # up (a child that is not up by the allowance is stopped: the grader's error)
+        up_by = started.start + start_allowance_s(limits.time_s)
+        out.up.wait(max(0.0, up_by - time.monotonic()))
+        begun = out.ready_at if out.ready else started.start
+        end = begun + limits.time_s if out.ready else up_by
+        status = started.wait(end - time.monotonic())
+        wall = time.monotonic() - begun
         timed_out = status is None and not (out.over or err.over)
         # the tree goes with its first process, or a child it left would hold the pipes open
         started.kill()

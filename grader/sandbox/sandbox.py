@@ -485,7 +485,7 @@ def _result(
     the grader's error."""
     failure = "" if done.sandbox_ready else _tail(stderr)
     if done.timed_out and not done.sandbox_ready:  # never reached the submission
-        failure = f"the sandbox was not up within {limits.time_s:g} s"
+        failure = f"the sandbox was not up within {done.wall_s:.1f} s"
     sig = -done.status if done.status < 0 else None
     clock = Clock(
         wall_s=done.wall_s,

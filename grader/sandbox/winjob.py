@@ -71,6 +71,7 @@ class Job:
             process = subprocess.Popen(
                 list(argv),
                 stdin=stdin,
+                bufsize=0,  # reads return what is there: the ready byte as it comes
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 env=dict(env),
