@@ -135,6 +135,14 @@ def test_an_endless_loop_times_out_and_leaves_nothing_behind(course: Path) -> No
     ]
 
 
+def test_pythons_own_start_is_not_the_scripts_time(course: Path) -> None:
+    """Python's start (slow under Wine, or a laptop's antivirus) took a short limit whole: a
+    correct solution's compile check said "does not compile"."""
+    solution = course / "reference" / "add" / "solution.py"
+    done = grade("add", str(solution), "--timeout", "0.3", cwd=course.parent, root=course)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_an_output_flood_is_output_limit(course: Path) -> None:
     flood = script(course.parent, "flood.py", "while True:\n    print('x' * 100)\n")
     done = grade("add", str(flood), "-x", "--format", "json", cwd=course.parent, root=course)
