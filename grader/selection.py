@@ -16,6 +16,9 @@ from .judging.errors import UsageError
 from .judging.records import Case, Report
 
 LAST_FAILED = "lastfailed.json"
+# Submissions remembered, the latest graded: --lf is about what one is working on now, and
+# a cache read and rewritten by every check must not grow with every path ever graded
+LAST_FAILED_KEPT = 256
 
 
 def select(cases: Sequence[Case], keywords: Sequence[str]) -> tuple[Case, ...]:
@@ -67,9 +70,12 @@ def remember(report: Report, submission: Path, *, environ: Mapping[str, str]) ->
     key = _key(report.exercise, submission)
     ran = {o.case.name for o in report.outcomes}
     failed = {o.case.name for o in report.outcomes if not o.passed}
-    data[key] = sorted((set(data.get(key, [])) - ran) | failed)
+    earlier = data.pop(key, [])  # and in again, at the end: the order is how recent
+    data[key] = sorted((set(earlier if isinstance(earlier, list) else []) - ran) | failed)
+    for old in list(data)[: max(0, len(data) - LAST_FAILED_KEPT)]:
+        del data[old]
     try:
-        text = json.dumps(data, indent=1, sort_keys=True) + "\n"
+        text = json.dumps(data, indent=1) + "\n"
         write_atomically(folder / LAST_FAILED, text, durable=False)
     except Exception:  # the cache is a convenience: never fail a grading run for it
         return
