@@ -13,7 +13,7 @@ import select
 import shutil
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,15 @@ def pytest_configure(config: pytest.Config) -> None:
     # that interrupt the grader would then pass or fail by how the suite was started.
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _own_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The suite's own cache folder (--lf's last failures), for it and every grade it starts:
+    the user's ~/.cache/grade is theirs, and grew by every temporary path a run graded."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+        yield
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
