@@ -52,39 +52,55 @@ def test_a_compile_error_is_said_once_without_hints(tmp_path: Path) -> None:
     assert "hint" not in out and "problem" not in out
 
 
+# Two rows end to end in the default suite (a rule on the student's output, one on their
+# folder); every rule is a row of test_advice.py; the rest here in CI's slow pass (45 s)
+_SLOW = pytest.mark.slow
+
+
 @pytest.mark.parametrize(
     ("source", "advice"),
     [
-        (
+        pytest.param(
             "print(sum(int(x) for x in input('numbers? ').split()))\n",
             "advice    the first line starts with 'numbers?', which the statement does not ask",
+            id="prompt",
         ),
-        (
+        pytest.param(
             "n = input().split()\nprint('read', n)\nprint(sum(map(int, n)))\n",
             "advice    1 line came before the expected line 1: a prompt",
+            id="debug print",
+            marks=_SLOW,
         ),
-        (
+        pytest.param(
             "def solve(line):\n    return sum(map(int, line.split()))\n\nsolve(input())\n",
             "advice    it printed nothing on stdout: is the answer print()ed",
+            id="empty output",
+            marks=_SLOW,
         ),
-        (
+        pytest.param(
             "from helpers import total\nprint(total(input()))\n",
             "advice    only the submitted file is graded: helpers beside it is not there",
+            id="sibling module",
         ),
-        (
+        pytest.param(
             "import sys\nwhile True:\n    line = input()\n    print(sum(map(int, line.split())))\n",
             "advice    input() was called after the last line of the input (EOFError)",
+            id="EOFError",
+            marks=_SLOW,
         ),
-        (
+        pytest.param(
             "print([sum(int(x) for x in input().split())])\n",
             "advice    line 1 starts with '[': print() of a list",
+            id="list",
+            marks=_SLOW,
         ),
-        (
+        pytest.param(
             "def solve(line):\n    total = sum(map(int, line.split()))\n\nprint(solve(input()))\n",
             "advice    line 1 of your output is None",
+            id="None",
+            marks=_SLOW,
         ),
     ],
-    ids=["prompt", "debug print", "empty output", "sibling module", "EOFError", "list", "None"],
 )
 def test_recognised_mistakes_get_their_advice(tmp_path: Path, source: str, advice: str) -> None:
     (tmp_path / "helpers.py").write_text(

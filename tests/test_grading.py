@@ -100,7 +100,10 @@ MATCH_BOMB = f"match x:\n    case C({CAPTURES}):\n        pass\n"  # ~5 GB unbou
             MATCH_BOMB,
             (),
             "memory",
-            marks=pytest.mark.skipif(sys.version_info < (3, 11), reason="3.10 compiles it fast"),
+            marks=[
+                pytest.mark.skipif(sys.version_info < (3, 11), reason="3.10 compiles it fast"),
+                pytest.mark.slow,  # 2 s to reach the memory limit; the time bomb stays default
+            ],
         ),
         (  # keyword arguments: ~4 s of compiling, under a half-second limit
             "f(" + ", ".join(f"k{i}=1" for i in range(20000)) + ")\n",

@@ -261,25 +261,35 @@ def slow_python(tmp_path: Path, wait: str) -> Path:
     return slow
 
 
-def test_the_clock_starts_when_the_script_does(box: Sandbox, tmp_path: Path) -> None:
+@pytest.fixture
+def forced(monkeypatch: pytest.MonkeyPatch) -> Iterator[Sandbox]:
+    """The portable sandbox as GRADE_PORTABLE=1 gives it (where the macOS shim changes
+    nothing a test looks at)."""
+    monkeypatch.setenv(portable.PORTABLE_ENV, "1")
+    sandbox = Sandbox.create(SandboxMode.AUTO)
+    yield sandbox
+    sandbox.close()
+
+
+def test_the_clock_starts_when_the_script_does(forced: Sandbox, tmp_path: Path) -> None:
     """A slow start of the interpreter is the machine's, not the script's: it took the whole
     limit, and a correct solution on a busy Windows laptop got "no answer within 0.5 s" (and
     its compile check "does not compile")."""
     script = write(tmp_path, "ok.py", "print('hi')\n")
-    python = slow_python(tmp_path, "sleep 1")
-    result = box.run([str(python), str(script)], stdin=b"", limits=Limits(time_s=0.5))
+    python = slow_python(tmp_path, "sleep 0.6")
+    result = forced.run([str(python), str(script)], stdin=b"", limits=Limits(time_s=0.5))
     assert (result.exit_code, result.stdout, result.limit_hit) == (0, b"hi\n", None)
     assert result.wall_s < 0.5
 
 
 def test_an_interpreter_that_never_comes_up_is_the_graders_error(
-    box: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    forced: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(portable, "start_allowance_s", lambda limit_s: 0.5)
+    monkeypatch.setattr(portable, "start_allowance_s", lambda limit_s: 0.3)
     python = slow_python(tmp_path, "sleep 60")
     script = write(tmp_path, "ok.py", "print('hi')\n")
-    with pytest.raises(InternalError, match=r"not up within 0\.5 s"):
-        box.run([str(python), str(script)], stdin=b"", limits=Limits(time_s=0.2))
+    with pytest.raises(InternalError, match=r"not up within 0\.3 s"):
+        forced.run([str(python), str(script)], stdin=b"", limits=Limits(time_s=0.2))
 
 
 def test_a_student_cannot_forge_the_ready_byte(box: Sandbox, tmp_path: Path) -> None:
