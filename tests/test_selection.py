@@ -147,3 +147,14 @@ def test_the_cache_keeps_the_submissions_graded_last(tmp_path: Path) -> None:
     assert last_failed("add", scripts[1], environ=env) == {"01-sample"}
     assert last_failed("add", scripts[-1], environ=env) == {"01-sample"}
     assert last_failed("add", scripts[2], environ=env) is None
+
+
+def test_a_damaged_entry_is_as_if_nothing_had_failed(tmp_path: Path) -> None:
+    env = {"XDG_CACHE_HOME": str(tmp_path)}
+    script = tmp_path / "s.py"
+    remember(_report({"01-sample": Verdict.WRONG_ANSWER}), script, environ=env)
+    cache = cache_dir(env) / "lastfailed.json"
+    damaged = {key: "03-single" for key in json.loads(cache.read_text())}  # a string, not a list
+    cache.write_text(json.dumps(damaged))
+    remember(_report({"01-sample": Verdict.PASSED}), script, environ=env)
+    assert last_failed("add", script, environ=env) == set()  # not the letters of "03-single"
