@@ -14,20 +14,11 @@ import shutil
 import signal
 import sys
 import tempfile
-
-# Where the machine says PYTHONDONTWRITEBYTECODE (this one does, and so may CI), every worker
-# rewrote the asserts of all test modules and compiled the grader afresh on every run, and so
-# did every grade the suite starts: ~2 s a worker. Bytecode goes to pytest's own cache folder
-# instead, never beside the sources.
-if sys.dont_write_bytecode:
-    _PYCACHE = os.path.join(os.path.dirname(os.path.dirname(__file__)), ".pytest_cache", "pyc")
-    sys.dont_write_bytecode, sys.pycache_prefix = False, _PYCACHE
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    os.environ["PYTHONPYCACHEPREFIX"] = _PYCACHE
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import _bytecode  # before the grader's modules: where their bytecode goes
 import pytest
 
 from grader.plan import Plan, prepare
@@ -64,8 +55,9 @@ def _own_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 def pytest_sessionfinish(session: pytest.Session) -> None:
     # the bytecode of modules the suite imported from temporary folders (a copied course's
     # validate.py) would pile up run after run; the controller, once its workers are done
-    if sys.pycache_prefix and not hasattr(session.config, "workerinput"):
-        shutil.rmtree(sys.pycache_prefix + tempfile.gettempdir(), ignore_errors=True)
+    # (only in the suite's own folder: a prefix the user set is theirs)
+    if _bytecode.OWN is not None and not hasattr(session.config, "workerinput"):
+        shutil.rmtree(_bytecode.OWN + tempfile.gettempdir(), ignore_errors=True)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -53,6 +53,16 @@ def box(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iter
     sandbox.close()
 
 
+@pytest.fixture
+def forced(monkeypatch: pytest.MonkeyPatch) -> Iterator[Sandbox]:
+    """The portable sandbox as GRADE_PORTABLE=1 gives it (where the macOS shim changes
+    nothing a test looks at)."""
+    monkeypatch.setenv(portable.PORTABLE_ENV, "1")
+    sandbox = Sandbox.create(SandboxMode.AUTO)
+    yield sandbox
+    sandbox.close()
+
+
 def write(tmp_path: Path, name: str, text: str) -> Path:
     path = tmp_path / name
     path.write_text(text)
@@ -95,16 +105,14 @@ def fifo(tmp_path: Path) -> Path:
 
 
 def test_a_correct_and_a_wrong_solution_get_the_linux_sandboxs_verdicts(
-    add: Exercise, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
+    add: Exercise, sandbox: Sandbox, forced: Sandbox
 ) -> None:
-    monkeypatch.setenv(portable.PORTABLE_ENV, "1")
-    box = Sandbox.create(SandboxMode.AUTO)
     solutions = [add.root.path / "reference" / "add" / "solution.py"]
     solutions += sorted((add.root.path / "reference" / "add" / "wrong").glob("*.py"))
     assert len(solutions) >= 2
     for path in solutions:
         verdicts = []
-        for runner in (box, sandbox):
+        for runner in (forced, sandbox):
             report = grade(prepare(add, sandbox=runner), path)
             verdicts.append([(c.case.name, c.verdict, c.message) for c in report.outcomes])
         assert verdicts[0] == verdicts[1], path.name
@@ -148,11 +156,9 @@ def test_an_endless_loop_times_out_on_time_and_leaves_no_process(
 
 
 @pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
-def test_a_cpu_time_limit_is_the_students_time_out(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_cpu_time_limit_is_the_students_time_out(forced: Sandbox) -> None:
     """The child's RLIMIT_CPU (the same child under the macOS shim: once is enough)."""
-    monkeypatch.setenv(portable.PORTABLE_ENV, "1")
-    box = Sandbox.create(SandboxMode.AUTO)
-    result = box.run([PYTHON, str(SCRIPTS / "cpu_time_limit.py")], stdin=b"", limits=Limits())
+    result = forced.run([PYTHON, str(SCRIPTS / "cpu_time_limit.py")], stdin=b"", limits=Limits())
     assert result.limit_hit is LimitHit.CPU_TIME
 
 
@@ -259,16 +265,6 @@ def slow_python(tmp_path: Path, wait: str) -> Path:
     slow.write_text(f'#!/bin/sh\n{wait}\nexec {PYTHON} "$@"\n')
     slow.chmod(0o755)
     return slow
-
-
-@pytest.fixture
-def forced(monkeypatch: pytest.MonkeyPatch) -> Iterator[Sandbox]:
-    """The portable sandbox as GRADE_PORTABLE=1 gives it (where the macOS shim changes
-    nothing a test looks at)."""
-    monkeypatch.setenv(portable.PORTABLE_ENV, "1")
-    sandbox = Sandbox.create(SandboxMode.AUTO)
-    yield sandbox
-    sandbox.close()
 
 
 def test_the_clock_starts_when_the_script_does(forced: Sandbox, tmp_path: Path) -> None:
