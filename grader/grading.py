@@ -22,10 +22,12 @@ from .checker import comparator_for
 from .compiling import compile_error
 from .judging.compare import Comparator
 from .judging.diagnose import advise
-from .judging.errors import GraderError, SubmissionError
+from .judging.errors import GraderError, MachineBusy, SubmissionError
 from .judging.judge import grader_error, judge, not_compiled, skipped
 from .judging.records import Case, CaseFeedback, CaseOutcome, Course, Report, Verdict
+from .judging.runs import RunResult
 from .judging.text import path_text
+from .judging.timing import BUSY_RETRIES
 from .plan import Plan
 from .submissions import Submission, check_submission
 
@@ -104,8 +106,7 @@ def run_case(
     if refusal is not None:
         return skipped(case, refusal)
     try:
-        argv = [plan.python, str(script)]
-        run = plan.runner(argv, stdin=case.input, limits=plan.limits, source=text)
+        run = _run_unstarved(plan, [plan.python, str(script)], case, text)
         compare = comparator if comparator is not None else comparator_for(plan, case)
         outcome = judge(case, run, compare, plan.limits)
         source = "" if text is None else text.decode("utf-8", errors="replace")
@@ -119,6 +120,23 @@ def run_case(
     if budget is not None:
         budget.record(index, outcome)
     return outcome
+
+
+def _run_unstarved(plan: Plan, argv: list[str], case: Case, text: bytes | None) -> RunResult:
+    """The case's run; one the machine starved before it could use its limit is run again,
+    one retry at a time (so with fewer runs beside it), ``BUSY_RETRIES`` times before the
+    machine's fault is the case's grader error."""
+    try:
+        return plan.runner(argv, stdin=case.input, limits=plan.limits, source=text)
+    except MachineBusy as first:
+        busy = first
+    with plan.retry_gate:
+        for _ in range(BUSY_RETRIES):
+            try:
+                return plan.runner(argv, stdin=case.input, limits=plan.limits, source=text)
+            except MachineBusy as again:
+                busy = again
+    raise MachineBusy(f"{busy} (run {BUSY_RETRIES + 1} times, the retries one at a time)")
 
 
 def _after_first_failure(plan: Plan, outcomes: list[CaseOutcome]) -> list[CaseOutcome]:

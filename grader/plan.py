@@ -3,8 +3,8 @@ a run may see, how many at once), and every command that runs submissions uses i
 
 from __future__ import annotations
 
-import os
 import sys
+import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -16,6 +16,7 @@ from .judging.timing import time_limit
 from .mistakes import load as known_mistakes
 from .resources import Root
 from .sandbox import Isolation, Sandbox, SandboxMode
+from .sandbox.cpus import usable_cpus
 from .spec import Exercise
 from .submissions import MAX_SUBMISSION_BYTES
 
@@ -52,6 +53,8 @@ class Plan:
     max_time_per_submission: float | None = None  # seconds of runs, then the rest is skipped
     mistakes: Mistakes = field(default_factory=Mistakes)  # known-wrong outputs, per case
     max_submission_bytes: int = MAX_SUBMISSION_BYTES
+    # a run the machine starved is run again holding this, so that retries go one at a time
+    retry_gate: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def cancel(self) -> None:
         """End the runs in progress and refuse new ones (Ctrl-C): the plan is spent after it."""
@@ -76,7 +79,7 @@ def prepare(
     """
     cases = exercise_cases(exercise, cases_dir)
     hidden = hidden_from_runs(exercise.root, cases_dir)
-    workers = max(1, jobs or os.cpu_count() or 1)
+    workers = max(1, jobs or usable_cpus())  # never more runs than CPUs by default
     at_once = min(workers, len(cases))
     if sandbox is not None:
         box = sandbox.hiding(hidden).preloading(exercise.preload)

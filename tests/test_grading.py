@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -23,9 +24,10 @@ from grader.cases import case_files, public_folder
 from grader.cli import cli
 from grader.grading import grade, grade_many, grade_submissions, run_case
 from grader.judging.compare import build
-from grader.judging.errors import InternalError, SubmissionError
+from grader.judging.errors import InternalError, MachineBusy, SubmissionError
 from grader.judging.records import Case, CaseFeedback, Course, Verdict, Visibility
 from grader.judging.text import path_text
+from grader.judging.timing import BUSY_RETRIES
 from grader.spec import Exercise
 from grader.submissions import Submission, read
 
@@ -254,6 +256,40 @@ def test_a_run_the_grader_cannot_make_is_each_cases_grader_error(
     assert [o.case for o in report.outcomes] == list(plan.cases)
     assert {(o.verdict, o.message) for o in report.outcomes} == {(Verdict.GRADER_ERROR, said)}
     assert report.exit_code == 4 and report.compile_error == ""
+
+
+@pytest.mark.parametrize(
+    ("starved", "verdicts"),
+    [
+        (0, {Verdict.PASSED}),
+        (1, {Verdict.PASSED}),  # queued again, alone: judged, never charged
+        (BUSY_RETRIES, {Verdict.PASSED}),
+        (BUSY_RETRIES + 1, {Verdict.GRADER_ERROR}),  # still starved: the machine's fault
+    ],
+)
+def test_a_run_the_machine_starved_is_run_again_before_it_is_an_error(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path, starved: int, verdicts: set[Verdict]
+) -> None:
+    plan = plan_of(add)
+    tries: dict[bytes, int] = {}
+    guard = threading.Lock()
+
+    def busy(argv: list[str], **kwargs: Any) -> Any:
+        if kwargs.get("source") != compiling.PROGRAM:
+            with guard:
+                tries[kwargs["stdin"]] = tries.get(kwargs["stdin"], 0) + 1
+                if tries[kwargs["stdin"]] <= starved:
+                    raise MachineBusy("this machine was too busy to give the run its 2 s")
+        return plan.runner(argv, **kwargs)
+
+    report = grade(replace(plan, runner=busy), _script(tmp_path, RIGHT))
+    assert {o.verdict for o in report.outcomes} == verdicts
+    assert set(tries.values()) == {min(starved, BUSY_RETRIES) + 1}
+    if starved > BUSY_RETRIES:
+        assert {o.message for o in report.outcomes} == {
+            f"this machine was too busy to give the run its 2 s (run {BUSY_RETRIES + 1} "
+            "times, the retries one at a time)"
+        }
 
 
 def test_a_comparator_given_is_the_one_that_judges(

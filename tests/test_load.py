@@ -1,5 +1,5 @@
 """On a loaded machine, time a run spends waiting for a CPU is not its own: its wall-clock limit
-grows by as much (up to three times the limit), and a run the machine starved even so is the
+grows by as much (up to ten times the limit), and a run the machine starved even so is the
 grader's error, never the student's time-out.
 
 The load is synthetic: a /proc of the test's own making for what the kernel says, and a
@@ -103,16 +103,16 @@ def test_no_wait_for_a_cpu_no_more_time(
     assert calls == 1  # asked once at the limit: nothing to add
 
 
-def test_others_load_stretches_the_clock_three_times_at_most(
+def test_others_load_stretches_the_clock_ten_times_at_most(
     monkeypatch: pytest.MonkeyPatch, sleeper: tuple[int, int]
 ) -> None:
     """Others held the CPU all along (no CPU time, a thread queued all along): the deadline
-    moves with the wait, until three times the limit."""
+    moves with the wait, until ten times the limit."""
     started = time.monotonic()
     exited, spent, calls = _waited_for(
-        monkeypatch, sleeper, 0.2, lambda pid: (0.0, time.monotonic() - started)
+        monkeypatch, sleeper, 0.05, lambda pid: (0.0, time.monotonic() - started)
     )
-    assert not exited and spent >= 0.2 * MOST_STRETCH - 0.01
+    assert not exited and spent >= 0.05 * MOST_STRETCH - 0.01
     assert calls >= 2
 
 
@@ -167,5 +167,7 @@ def test_a_run_the_machine_starved_is_the_graders_error(
     monkeypatch.setattr(
         procfs, "usage", lambda pid, proc=procfs.PROC: (0.0, time.monotonic() - started)
     )
+    sleeper = tmp_path / "sleeper.py"
+    sleeper.write_text("import time\ntime.sleep(600)\n")
     with pytest.raises(InternalError, match=r"too busy to give the run its 0\.5 s"):
-        fresh_box.run([sys.executable, _endless(tmp_path)], stdin=b"", limits=Limits(time_s=0.5))
+        fresh_box.run([sys.executable, str(sleeper)], stdin=b"", limits=Limits(time_s=0.5))

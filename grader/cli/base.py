@@ -298,11 +298,12 @@ def plan_for(
 
     An option left out takes the course's setting (grade.toml), else the built-in default."""
     from ..sandbox import Isolation, Sandbox
+    from ..sandbox.cpus import usable_cpus
 
     config = exercise.root.config
     refuse_own_course(exercise, submissions, _mode(sandbox_mode, exercise.root))
     if Isolation(isolation) is Isolation.FORK:  # numpy's import overlaps the grader's own
-        cpus = os.cpu_count() or 1
+        cpus = usable_cpus()
         Sandbox.start_servers(exercise.preload, min(jobs or config.jobs or cpus, cpus))
     from ..plan import prepare
 

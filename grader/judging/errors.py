@@ -61,3 +61,8 @@ class ExerciseError(GraderError):
 
 class InternalError(GraderError):
     """Something the student cannot have caused: a missing reference, a runner that cannot start."""
+
+
+class MachineBusy(InternalError):
+    """The machine kept a run from a CPU so long that it could not use its limit: the run
+    said nothing of the script, and is judged again (``timing.BUSY_RETRIES``), not charged."""

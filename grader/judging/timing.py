@@ -13,7 +13,13 @@ from dataclasses import dataclass
 
 from ._compat import StrEnum
 
-MOST_STRETCH = 3.0  # a run's wall clock stretches to at most this many times its limit
+# A run's wall clock stretches by the time others' load kept it from a CPU, up to this many
+# times its limit: a 4x-overloaded machine gives a spinning run a fifth of a CPU, and it must
+# still reach its CPU limit (a time-out) before the backstop ends it (a grader error)
+MOST_STRETCH = 10.0
+# A run the machine starved before it could use its limit is queued again, alone, this many
+# times before it becomes a grader error (isolate and DOMjudge judge it again, not charge it)
+BUSY_RETRIES = 2
 BROWSER_MOST_S = 60.0  # the practice page gives no run longer (a Web Worker the page ends)
 # "it was waiting" below a quarter of the limit in CPU, "computing all along" from a half
 WAITING_BELOW = 0.25
@@ -106,6 +112,8 @@ class Clock:
 def time_verdict(limit_s: float, clock: Clock) -> TimeVerdict:
     """Whether a run kept to its time limit, and if not whose fault it was."""
     if clock.stopped:
+        if clock.cpu_s is not None and clock.cpu_s >= limit_s - _SLACK_S:
+            return TimeVerdict.WALL_TIME  # it used its limit computing: waits change nothing
         own = clock.wall_s - clock.queued_s
         return TimeVerdict.BUSY if own < limit_s - _SLACK_S else TimeVerdict.WALL_TIME
     used = clock.cpu_s if clock.cpu_s is not None else 0.0

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..judging.errors import InternalError
+from ..judging.errors import InternalError, MachineBusy
 from ..judging.runs import LimitHit, Limits, RunResult
 from ..judging.text import decode, last_line
 from ..judging.timing import Clock, TimeVerdict, cpu_cap_s, time_message, time_verdict
@@ -497,7 +497,7 @@ def _result(
     )
     timed = time_verdict(limits.time_s, clock)
     if timed is TimeVerdict.BUSY and done.sandbox_ready:
-        raise InternalError(time_message(timed, limits.time_s, clock))
+        raise MachineBusy(time_message(timed, limits.time_s, clock))
     hit: LimitHit | None = None
     if timed in (TimeVerdict.WALL_TIME, TimeVerdict.CPU_TIME):
         hit = LimitHit(timed.value)
