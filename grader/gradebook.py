@@ -16,7 +16,7 @@ from typing import Any
 
 from .files import write_atomically
 from .judging.errors import ExitCode, UsageError
-from .judging.records import Feedback
+from .judging.records import Feedback, Verdict
 from .render.json import SCHEMA_VERSION, feedback_from_dict, to_dict
 
 KIND = "grade-gradebook"
@@ -55,6 +55,31 @@ class Entry:
     feedback: Feedback | None
     error: str | None = None
 
+    @property
+    def score(self) -> float | None:
+        """The submission's score, or None where the grader failed on one of its cases. Every
+        gradebook format reads this one rule, so a run the grader never judged is never
+        written as a zero. A file that is no gradable script (binary, not UTF-8) is the
+        student's to answer for: 0, with its reason."""
+        f = self.feedback
+        if f is None:
+            return 0.0
+        return None if f.exit_code is ExitCode.GRADER_ERROR else f.score
+
+    @property
+    def problem(self) -> str:
+        """Why the submission has no score, or why it could not be graded ("" otherwise)."""
+        if self.feedback is None:
+            return self.error or "could not be graded"
+        faults = [c for c in self.feedback.cases if c.verdict is Verdict.GRADER_ERROR]
+        if not faults:
+            return ""
+        said = next((c.message for c in faults if c.message), "")
+        names = ", ".join(c.name for c in faults[:3]) + (", ..." if len(faults) > 3 else "")
+        why = f": {said}" if said else ""
+        count = f"{len(faults)} of {self.feedback.total} cases"
+        return f"not graded: grader error on {count} ({names}){why}"
+
 
 @dataclass(frozen=True)
 class Gradebook:
@@ -73,12 +98,19 @@ class Gradebook:
         """0 when every submission got a row, whatever its score: a low mark is not a CI error."""
         if self.interrupted:
             return ExitCode.INTERRUPTED
-        if any(
-            e.feedback is not None and e.feedback.exit_code is ExitCode.GRADER_ERROR
-            for e in self.entries
-        ):
+        if self.not_judged:
             return ExitCode.GRADER_ERROR
         return ExitCode.OK
+
+    @property
+    def not_judged(self) -> tuple[Entry, ...]:
+        """The submissions the grader failed on (a grader error on a case): theirs to grade
+        again, never to be charged."""
+        return tuple(
+            e
+            for e in self.entries
+            if e.feedback is not None and e.feedback.exit_code is ExitCode.GRADER_ERROR
+        )
 
     def to_json(self) -> str:
         data = {
@@ -112,7 +144,7 @@ class Gradebook:
                         feedback=None
                         if row["report"] is None
                         else feedback_from_dict(row["report"]),
-                        error=row["error"],
+                        error=row["error"] if row["report"] is None else None,
                     )
                     for row in data["submissions"]
                 ),
@@ -127,7 +159,8 @@ def entry_to_dict(entry: Entry) -> dict[str, Any]:
     return {
         "submission": entry.submission,
         "path": entry.path,
-        "error": entry.error,
+        "score": None if entry.score is None else round(entry.score, 6),  # null: never judged
+        "error": entry.problem or None,
         "report": to_dict(entry.feedback) if entry.feedback is not None else None,
     }
 
@@ -138,7 +171,7 @@ def entry_from_dict(row: Mapping[str, Any]) -> Entry:
         submission=str(row["submission"]),
         path=str(row["path"]),
         feedback=_feedback(row["report"]),
-        error=row["error"],
+        error=row["error"] if row["report"] is None else None,  # else derived: ``problem``
     )
 
 

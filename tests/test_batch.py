@@ -382,16 +382,33 @@ class _Terminal(io.StringIO):
         return True
 
 
-def test_progress_bar_only_on_a_terminal() -> None:
+class _Log(io.StringIO):
+    """A CI log: what was flushed is what a reader of the log has seen."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen = ""
+
+    def flush(self) -> None:
+        self.seen = self.getvalue()
+
+
+def test_progress_is_a_bar_on_a_terminal_and_a_line_per_submission_elsewhere() -> None:
     from grader.cli.progress import batch_progress
     from grader.gradebook import Entry
 
-    for stream, shown in ((io.StringIO(), False), (_Terminal(), True)):
-        with batch_progress(2, stream) as done:
-            done(Entry("a", "a.py", None, "binary"))
+    terminal = _Terminal()
+    with batch_progress(2, terminal, _Terminal()) as done:
+        done(Entry("a", "a.py", None, "binary"))
+        done(Entry("b", "b.py", None, "binary"))
+    assert "2 not passing" in terminal.getvalue() and "[1/2]" not in terminal.getvalue()
+    # a CI log (stderr not a terminal), and `grade batch ... | cat` (stdout not one)
+    for log, results in ((_Log(), None), (_Log(), io.StringIO())):
+        with batch_progress(2, log, results) as done:
+            done(Entry("a\x1b[2J", "a.py", None, "binary"))
+            assert log.seen == "[1/2] a\\x1b[2J: error: binary\n"  # flushed as it finished
             done(Entry("b", "b.py", None, "binary"))
-        assert bool(stream.getvalue()) is shown
-    assert "2 not passing" in stream.getvalue()
+            assert log.seen.endswith("[2/2] b: error: binary\n")
 
 
 @pytest.mark.slow  # a batch killed and run again: ~3 s, in .ci/run's slow pass
@@ -536,3 +553,65 @@ def test_what_is_graded_is_what_was_listed(add: Exercise, plan_of: Any, tmp_path
     book = grade_batch(plan_of(add), listed)
     zz = next(e for e in book.entries if e.submission == "zz")
     assert zz.feedback is not None and zz.feedback.passed == 0, zz
+
+
+def test_a_grader_error_is_no_score_and_resume_grades_just_those_again(
+    course: Root, add: Exercise, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The grader failed on a submission (a machine that starved its runs): every format says
+    "not graded" with the reason, never a 0; exit 4 names it on stderr with the command that
+    grades it again; --resume grades only it; the gradebook is then complete."""
+    from grader import grading
+    from grader.judging.errors import MachineBusy
+
+    room = tmp_path / "class"
+    for name in ("alice", "zed"):
+        (room / name).mkdir(parents=True)
+        shutil.copy(add.root.material / "add" / "solution.py", room / name / "solution.py")
+    with (room / "zed" / "solution.py").open("a") as f:
+        f.write("# starved\n")
+    real = grading._run_unstarved
+
+    def starved(plan: Any, argv: list[str], case: Any, text: bytes | None) -> Any:
+        if text is not None and b"# starved" in text:
+            raise MachineBusy("this machine was too busy to give the run its 2 s")
+        return real(plan, argv, case, text)
+
+    monkeypatch.setattr(grading, "_run_unstarved", starved)
+    files = {k: tmp_path / f"g.{k}" for k in ("csv", "json", "md")}
+    args = ["batch", "add", str(room), "--csv", str(files["csv"]), "--json", str(files["json"])]
+    args += ["--summary", str(files["md"]), "--root", str(course.path)]
+    first = CliRunner().invoke(cli, args, catch_exceptions=False)
+    assert first.exit_code == 4
+    said = first.stderr.splitlines()[-1]
+    assert said.startswith("grade: 1 submission not graded (a grader error, no score written): zed")
+    assert said.endswith("--resume")
+    rows = {r["submission"]: r for r in csv.DictReader(io.StringIO(files["csv"].read_text()))}
+    assert rows["zed"]["score"] == rows["zed"]["points"] == rows["zed"]["passed"] == ""
+    assert rows["zed"]["error"].startswith("not graded: grader error on ")
+    assert "too busy" in rows["zed"]["error"]
+    assert rows["alice"]["score"] == "1.0000"
+    book = json.loads(files["json"].read_text())
+    scores = {s["submission"]: (s["score"], s["error"]) for s in book["submissions"]}
+    assert scores["alice"] == (1.0, None)
+    assert scores["zed"][0] is None and "too busy" in scores["zed"][1]
+    md = files["md"].read_text()
+    assert "| 0.0-0.1 | 0 |" in md and "| 0.9-1.0 | 1 |" in md  # out of the histogram
+    assert "Not graded (a grader error, no score; grade them again): zed" in md
+    assert "not graded: grader error" in first.stdout and "score 0.00" not in first.stdout
+
+    monkeypatch.setattr(grading, "_run_unstarved", real)  # the machine is quiet again
+    graded_again: list[str] = []
+    real_grade = grading.grade_submissions
+
+    def counting(plan: Any, subs: Any, **kwargs: Any) -> Any:
+        graded_again.extend(s.name for s in subs)
+        return real_grade(plan, subs, **kwargs)
+
+    monkeypatch.setattr("grader.batch.grade_submissions", counting)
+    again = CliRunner().invoke(cli, [*args, "--resume"], catch_exceptions=False)
+    assert again.exit_code == 0, again.stderr
+    assert graded_again == ["zed"]  # alice's row was kept
+    rows = {r["submission"]: r for r in csv.DictReader(io.StringIO(files["csv"].read_text()))}
+    assert (rows["alice"]["score"], rows["zed"]["score"]) == ("1.0000", "1.0000")
+    assert not (tmp_path / "g.json.journal").exists()

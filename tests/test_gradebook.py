@@ -15,7 +15,7 @@ from test_render import sample_report
 
 from grader.gradebook import Entry, Gradebook, Journal, Shard, entry_to_dict, merge
 from grader.judging.errors import ExitCode, UsageError
-from grader.judging.records import Feedback
+from grader.judging.records import Feedback, Verdict
 from grader.render import classbook
 
 
@@ -23,12 +23,16 @@ def _book(shard: Shard | None = None) -> Gradebook:
     feedback = sample_report().feedback()
     names = tuple(c.name for c in feedback.cases)
     good = replace(feedback, submission="class/alice/solution.py")
+    # the sample has a grader error on one case: alice's row keeps the rest, and is judged
+    judged = replace(
+        good, cases=tuple(c for c in good.cases if c.verdict is not Verdict.GRADER_ERROR)
+    )
     return Gradebook(
         exercise="quantize",
         case_names=names,
         entries=(
             Entry('=HYPERLINK("x")', "class/=HYPERLINK.py", good),
-            Entry("alice", "class/alice/solution.py", good),
+            Entry("alice", "class/alice/solution.py", judged),
             Entry(
                 "bob\x1b[2J", "class/bob", None, "expected one .py file in the folder, found none"
             ),

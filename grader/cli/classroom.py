@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
+from ..render.escape import safe
 from .base import (
     cases_option,
     cli,
@@ -21,6 +24,9 @@ from .base import (
     sandbox_option,
     timeout_option,
 )
+
+if TYPE_CHECKING:
+    from ..gradebook import Gradebook
 
 
 @cli.command()
@@ -144,9 +150,10 @@ def batch(
     if journal is not None:
         header = journal.header(plan.exercise.name, [c.name for c in plan.cases], part)
         if resume and journal.path.exists():
-            graded = journal.load(header)
+            # a row the grader failed on is not done: --resume grades it again
+            graded = [e for e in journal.load(header) if e.score is not None]
         journal.start(header, graded)
-    with batch_progress(len(found), sys.stderr) as show:
+    with batch_progress(len(found), sys.stderr, sys.stdout) as show:
 
         def on_done(entry: Entry) -> None:
             if journal is not None:
@@ -162,8 +169,8 @@ def batch(
         write_atomically(junit_file, classbook.junit(book))
     if summary_file is not None:
         write_atomically(summary_file, classbook.markdown(book))
-    if journal is not None and not book.interrupted:
-        journal.remove()
+    if journal is not None and not book.interrupted and not book.not_judged:
+        journal.remove()  # kept while a row awaits a grading again (--resume)
     click.echo(classbook.summary(book), nl=False)
     if book.interrupted:
         click.echo(
@@ -172,7 +179,33 @@ def batch(
             err=True,
         )
         sys.exit(interrupted_exit_code())
+    if book.not_judged:
+        again = _again_command(resume) if journal is not None else _paths_command(exercise, book)
+        click.echo(not_judged_line(book) + f"; grade just those again: {again}", err=True)
     sys.exit(book.exit_code)
+
+
+def not_judged_line(book: Gradebook) -> str:
+    """The one stderr line of a class with grader errors: who, never charged."""
+    names = [safe(e.submission) for e in book.not_judged]
+    shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+    return (
+        f"grade: {len(names)} submission{'s' if len(names) != 1 else ''} not graded "
+        f"(a grader error, no score written): {shown}"
+    )
+
+
+def _again_command(resumed: bool) -> str:
+    """This very command with --resume: the journal kept the rows the grader did judge."""
+    argv = ["grade", *sys.argv[1:]]
+    if not resumed:
+        argv.append("--resume")
+    return safe(shlex.join(argv))
+
+
+def _paths_command(exercise: str, book: Gradebook) -> str:
+    paths = [e.path for e in book.not_judged]
+    return safe(shlex.join(["grade", "batch", exercise, *paths, "--jobs", "1"]))
 
 
 @cli.command()
@@ -217,4 +250,10 @@ def merge(out: Path, inputs: tuple[Path, ...], csv_file: Path | None, allow_part
     if csv_file is not None:
         write_atomically(csv_file, classbook.csv(merged))
     click.echo(f"{out}: {len(merged.entries)} submissions from {len(inputs)} gradebooks")
+    if merged.not_judged:
+        click.echo(
+            not_judged_line(merged) + "; grade them again in their shard (grade batch ... "
+            "--resume) and merge again",
+            err=True,
+        )
     sys.exit(merged.exit_code)

@@ -1,5 +1,6 @@
-"""The batch progress bar on stderr: ETA, done/total and failures so far; nothing when stderr is
-not a terminal (CI logs), so that only the results remain."""
+"""A batch's progress on stderr: a live bar (ETA, done/total, failures so far) where stdout and
+stderr are both a terminal; elsewhere (a CI log, ``| cat``) a line per finished submission,
+flushed as it finishes, so that a long class never looks hung."""
 
 from __future__ import annotations
 
@@ -11,9 +12,21 @@ from ..gradebook import Entry
 
 
 @contextmanager
-def batch_progress(total: int, stream: TextIO) -> Iterator[Callable[[Entry], None]]:
-    if not stream.isatty():
-        yield lambda entry: None
+def batch_progress(
+    total: int, stream: TextIO, results: TextIO | None = None
+) -> Iterator[Callable[[Entry], None]]:
+    if not stream.isatty() or (results is not None and not results.isatty()):
+        from ..render.classbook import progress_line
+
+        count = 0
+
+        def line(entry: Entry) -> None:
+            nonlocal count
+            count += 1
+            stream.write(progress_line(count, total, entry) + "\n")
+            stream.flush()
+
+        yield line
         return
     from rich.console import Console
     from rich.progress import (

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from .escape import log_safe, markdown_text, safe
 
 if TYPE_CHECKING:
-    from ..gradebook import Gradebook
+    from ..gradebook import Entry, Gradebook
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would run as a formula
 
@@ -27,19 +27,35 @@ def csv(book: Gradebook) -> str:
     for e in book.entries:
         f = e.feedback
         verdicts = {c.name: c.verdict.value for c in f.cases} if f is not None else {}
+        judged = e.score is not None  # no number where the grader never judged: never a zero
         writer.writerow(
             [
                 _cell(e.submission),
-                f"{f.score:.4f}" if f is not None else "0.0000",
-                f"{f.points:g}" if f is not None else "0",
+                f"{e.score:.4f}" if e.score is not None else "",
+                "" if not judged else f"{f.points:g}" if f is not None else "0",
                 f"{f.max_points:g}" if f is not None else most,
-                f.passed if f is not None else 0,
+                "" if not judged else f.passed if f is not None else 0,
                 f.total if f is not None else len(book.case_names),
-                _cell(e.error or ""),
+                _cell(e.problem),
                 *(verdicts.get(name, "") for name in book.case_names),
             ]
         )
     return out.getvalue()
+
+
+def result(e: Entry) -> str:
+    """A row's result in words: passed and score, or why it has none."""
+    f = e.feedback
+    if f is None:
+        return f"error: {safe(e.problem)}"
+    if e.score is None:
+        return safe(e.problem)
+    return f"{f.passed}/{f.total} passed, score {f.score:.2f}"
+
+
+def progress_line(done: int, total: int, e: Entry) -> str:
+    """One finished submission, for a log that has no live bar (CI)."""
+    return log_safe(f"[{done}/{total}] {safe(e.submission)}: {result(e)}")
 
 
 def summary(book: Gradebook) -> str:
@@ -48,15 +64,13 @@ def summary(book: Gradebook) -> str:
     width = max((len(n) for n in names), default=0)
     lines = []
     for name, e in zip(names, book.entries, strict=True):
-        f = e.feedback
-        result = (
-            f"error: {safe(e.error or '')}"
-            if f is None
-            else f"{f.passed}/{f.total} passed, score {f.score:.2f}"
-        )
-        lines.append(log_safe(f"{name:<{width}}  {result}"))
+        lines.append(log_safe(f"{name:<{width}}  {result(e)}"))
     n = len(book.entries)
-    lines.append(f"{n} submissions, {book.graded} graded, {n - book.graded} not gradable")
+    faults = len(book.not_judged)
+    tail = f", {faults} not graded (a grader error)" if faults else ""
+    lines.append(
+        f"{n} submissions, {book.graded - faults} graded, {n - book.graded} not gradable{tail}"
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -98,7 +112,9 @@ def junit(book: Gradebook) -> str:
 
 def markdown(book: Gradebook) -> str:
     """A class summary for a CI job page: scores as a histogram, and each case's pass rate."""
-    graded = [e.feedback for e in book.entries if e.feedback is not None]
+    # a submission the grader failed on has no score: out of the histogram and the rates
+    graded = [e.feedback for e in book.entries if e.feedback is not None and e.score is not None]
+
     lines = [
         f"### {_md(book.exercise)}: {len(book.entries)} submissions, {len(graded)} graded",
         "",
@@ -121,6 +137,9 @@ def markdown(book: Gradebook) -> str:
     not_graded = [e for e in book.entries if e.feedback is None]
     if not_graded:
         lines += ["", "Not gradable: " + ", ".join(_md(e.submission) for e in not_graded)]
+    if book.not_judged:
+        named = ", ".join(_md(e.submission) for e in book.not_judged)
+        lines += ["", f"Not graded (a grader error, no score; grade them again): {named}"]
     return "\n".join(lines) + "\n"
 
 
