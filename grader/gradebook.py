@@ -129,6 +129,8 @@ class Gradebook:
         """A gradebook file written by ``grade batch --json``; ``UsageError`` for anything else."""
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
+        except RecursionError as exc:
+            raise UsageError(f"{path} is a damaged gradebook: nested too deep") from exc
         except (OSError, ValueError) as exc:
             raise UsageError(f"cannot read gradebook {path}: {exc}") from exc
         if not isinstance(data, dict) or data.get("kind") != KIND:
@@ -144,14 +146,15 @@ class Gradebook:
                         feedback=None
                         if row["report"] is None
                         else feedback_from_dict(row["report"]),
-                        error=row["error"] if row["report"] is None else None,
+                        error=_error(row["error"]) if row["report"] is None else None,
                     )
                     for row in data["submissions"]
                 ),
                 shard=None if data["shard"] is None else Shard.parse(str(data["shard"])),
                 interrupted=bool(data["interrupted"]),
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        # a shard file is anyone's to damage: any wrong type must end as a one-line exit 2
+        except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
             raise UsageError(f"{path} is a damaged gradebook: {type(exc).__name__} {exc}") from exc
 
 
@@ -171,7 +174,7 @@ def entry_from_dict(row: Mapping[str, Any]) -> Entry:
         submission=str(row["submission"]),
         path=str(row["path"]),
         feedback=_feedback(row["report"]),
-        error=row["error"] if row["report"] is None else None,  # else derived: ``problem``
+        error=_error(row["error"]) if row["report"] is None else None,  # else derived: ``problem``
     )
 
 
@@ -194,18 +197,19 @@ class Journal:
     def load(self, expected_header: str) -> list[Entry]:
         """The entries of an earlier run of the same batch; ``UsageError`` for another batch."""
         try:
-            lines = self.path.read_text(encoding="utf-8").split("\n")
+            # bytes, not text: a kill may cut the last line inside a multi-byte character
+            lines = self.path.read_bytes().split(b"\n")
         except OSError as exc:
             raise UsageError(f"cannot resume from {self.path}: {exc.strerror}") from exc
-        if lines[0] != expected_header:
+        if lines[0] != expected_header.encode("utf-8"):
             raise UsageError(
                 f"{self.path} is the journal of another batch (exercise, cases, shard)"
             )
         entries = []
         for line in lines[1:]:
             try:
-                entries.append(entry_from_dict(json.loads(line)))
-            except (ValueError, KeyError, TypeError):
+                entries.append(entry_from_dict(json.loads(line.decode("utf-8"))))
+            except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
                 break  # the line a kill cut short, or the end
         return entries
 
@@ -223,6 +227,12 @@ class Journal:
     def remove(self) -> None:
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
+
+
+def _error(value: object) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"an error must be a string, not {type(value).__name__}")
+    return value
 
 
 def _feedback(data: object) -> Feedback | None:

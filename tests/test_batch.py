@@ -615,3 +615,29 @@ def test_a_grader_error_is_no_score_and_resume_grades_just_those_again(
     rows = {r["submission"]: r for r in csv.DictReader(io.StringIO(files["csv"].read_text()))}
     assert (rows["alice"]["score"], rows["zed"]["score"]) == ("1.0000", "1.0000")
     assert not (tmp_path / "g.json.journal").exists()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"kind": "grade-gradebook", "exercise": "add", "cases": [], "shard": null,'
+        ' "interrupted": false, "submissions": [{"submission": "a", "path": "a",'
+        ' "report": null, "error": ["x"]}]}',
+        '{"kind": "grade-gradebook", "exercise": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        '{"kind": "grade-gradebook", "exer',
+    ],
+    ids=["error-list", "deep", "bad-json"],
+)
+def test_merge_of_a_damaged_shard_is_a_usage_error(tmp_path: Path, text: str) -> None:
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text(text)
+    result = CliRunner().invoke(cli, ["merge", "-o", str(tmp_path / "out.json"), str(damaged)])
+    assert result.exit_code == 2 and str(damaged) in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_merge_of_a_shard_not_utf8_is_a_usage_error(tmp_path: Path) -> None:
+    damaged = tmp_path / "damaged.json"
+    damaged.write_bytes(b'{"kind": "\xff"}')
+    result = CliRunner().invoke(cli, ["merge", "-o", str(tmp_path / "out.json"), str(damaged)])
+    assert result.exit_code == 2 and str(damaged) in result.stderr

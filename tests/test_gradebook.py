@@ -288,3 +288,14 @@ def test_how_two_case_lists_differ(a: list[str], b: list[str], said: list[str]) 
     from grader.gradebook import _differ
 
     assert _differ(a, b) == said
+
+
+@pytest.mark.parametrize("cut", ["é", "€", "𝄞"])
+def test_a_journal_cut_inside_a_character_keeps_the_rows_before(tmp_path: Path, cut: str) -> None:
+    book = _book()
+    journal = Journal(tmp_path / "g.json.journal")
+    header = journal.header("quantize", book.case_names, None)
+    journal.start(header, book.entries[:2])
+    with open(journal.path, "ab") as f:
+        f.write(('{"submission": "' + cut).encode("utf-8")[:-1])  # killed mid-character
+    assert [e.submission for e in journal.load(header)] == [e.submission for e in book.entries[:2]]
