@@ -106,11 +106,7 @@ class Gradebook:
     def not_judged(self) -> tuple[Entry, ...]:
         """The submissions the grader failed on (a grader error on a case): theirs to grade
         again, never to be charged."""
-        return tuple(
-            e
-            for e in self.entries
-            if e.feedback is not None and e.feedback.exit_code is ExitCode.GRADER_ERROR
-        )
+        return tuple(e for e in self.entries if e.score is None)  # Entry.score's one rule
 
     def to_json(self) -> str:
         data = {

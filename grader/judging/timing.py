@@ -17,8 +17,8 @@ from ._compat import StrEnum
 # times its limit: a 4x-overloaded machine gives a spinning run a fifth of a CPU, and it must
 # still reach its CPU limit (a time-out) before the backstop ends it (a grader error)
 MOST_STRETCH = 10.0
-# A run the machine starved before it could use its limit is queued again, alone, this many
-# times before it becomes a grader error (isolate and DOMjudge judge it again, not charge it)
+# A run the machine starved before it could use its limit is run again (one retry at a time)
+# this many times before it is a grader error (isolate and DOMjudge judge it again, not charge it)
 BUSY_RETRIES = 2
 BROWSER_MOST_S = 60.0  # the practice page gives no run longer (a Web Worker the page ends)
 # "it was waiting" below a quarter of the limit in CPU, "computing all along" from a half
