@@ -16,7 +16,7 @@ from typing import Any
 
 from .files import write_atomically
 from .judging.errors import ExitCode, UsageError
-from .judging.records import Feedback, Verdict
+from .judging.records import Feedback
 from .render.json import SCHEMA_VERSION, feedback_from_dict, to_dict
 
 KIND = "grade-gradebook"
@@ -61,24 +61,14 @@ class Entry:
         gradebook format reads this one rule, so a run the grader never judged is never
         written as a zero. A file that is no gradable script (binary, not UTF-8) is the
         student's to answer for: 0, with its reason."""
-        f = self.feedback
-        if f is None:
-            return 0.0
-        return None if f.exit_code is ExitCode.GRADER_ERROR else f.score
+        return 0.0 if self.feedback is None else self.feedback.grade
 
     @property
     def problem(self) -> str:
         """Why the submission has no score, or why it could not be graded ("" otherwise)."""
         if self.feedback is None:
             return self.error or "could not be graded"
-        faults = [c for c in self.feedback.cases if c.verdict is Verdict.GRADER_ERROR]
-        if not faults:
-            return ""
-        said = next((c.message for c in faults if c.message), "")
-        names = ", ".join(c.name for c in faults[:3]) + (", ..." if len(faults) > 3 else "")
-        why = f": {said}" if said else ""
-        count = f"{len(faults)} of {self.feedback.total} cases"
-        return f"not graded: grader error on {count} ({names}){why}"
+        return self.feedback.not_graded
 
 
 @dataclass(frozen=True)

@@ -335,6 +335,13 @@ cd "$AUTOGRADER"
   --sandbox {sandbox} --format gradescope --output "$results"
 status=$?
 # grade exits 1 when a case fails: that is a result, not an autograder failure. 4 is the
-# grader's own fault (a broken checker, a machine problem): fail loudly, charge nobody.
-[ -s "$results" ] && [ "$status" -ne 4 ]
+# grader's own fault (a broken checker, a busy machine): Gradescope has no "no score", so
+# the report goes to the autograder's output and no results.json is left, which Gradescope
+# shows as a failed autograder run, no score, for staff to run again. Nobody is charged.
+if [ "$status" -eq 4 ]; then
+  echo "not graded: a grader error (exit 4); the course staff can run the autograder again" >&2
+  [ -f "$results" ] && cat "$results" && rm -f "$results"
+  exit 1
+fi
+[ -s "$results" ]
 """

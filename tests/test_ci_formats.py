@@ -11,7 +11,7 @@ import pytest
 import xmlschema
 from click.testing import CliRunner
 from conftest import DATA, ONE_QUANTIZE_CASE, TESTS, PlanFactory, script
-from test_render import _outcome, sample_report
+from test_render import _judged_sample, _outcome, sample_report
 
 from grader.cli import cli
 from grader.grading import grade
@@ -78,7 +78,8 @@ def test_junit_round_trips_through_junitparser(tmp_path: Path) -> None:
 
 
 def test_gradescope_shape() -> None:
-    result = json.loads(render("gradescope", sample_report().feedback()))
+    # judged in full: a report with a grader error has no score (test_render.py)
+    result = json.loads(render("gradescope", _judged_sample().feedback()))
     assert result["score"] == 1.0 and isinstance(result["execution_time"], float)
     assert {t["status"] for t in result["tests"]} == {"passed", "failed"}
     for test in result["tests"]:

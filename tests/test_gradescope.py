@@ -127,6 +127,39 @@ def test_only_regular_files_count(source: Path, tmp_path: Path) -> None:
     assert results["output"] == "No .py file was submitted: submit sum.py."
 
 
+def test_a_grader_error_leaves_no_results_json_so_nobody_is_charged(
+    source: Path, tmp_path: Path
+) -> None:
+    """Gradescope has no "no score": a results.json would be read as the student's mark, so on
+    grade's exit 4 the run shows the report, removes the file and fails, which Gradescope
+    shows as a failed autograder run for staff to run again."""
+    venv = tmp_path / "venv"
+    shutil.copytree(source / "venv", venv, symlinks=True)
+    # a grade that fails as a busy machine makes it: the report written, exit 4
+    (venv / "bin" / "grade").write_text(
+        '#!/bin/sh\nwhile [ "$1" != --output ]; do shift; done\n'
+        'echo \'{"output": "not graded: grader error on 1 of 4 cases"}\' > "$2"\nexit 4\n'
+    )
+    root = tmp_path / "autograder"
+    for sub in ("submission", "results"):
+        (root / sub).mkdir(parents=True)
+    (root / "source").symlink_to(source / "source")
+    (root / "venv").symlink_to(venv)
+    shutil.copy(SOLUTION, root / "submission" / "sum.py")
+    env = json.loads((source / "env.json").read_text())
+    done = subprocess.run(
+        ["bash", str(root / "source" / "run_autograder")],
+        env={**env, "AUTOGRADER": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert not (root / "results" / "results.json").exists()
+    assert "not graded: grader error on 1 of 4 cases" in done.stdout  # the autograder's output
+    assert "not graded: a grader error (exit 4)" in done.stderr
+
+
 def test_a_course_that_turns_the_sandbox_off_is_refused(tmp_path: Path) -> None:
     course = tmp_path / "course"
     shutil.copytree(COURSE, course)

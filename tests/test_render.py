@@ -343,3 +343,52 @@ def test_a_fuzz_finding_shows_its_input_exactly(data: bytes, shown: list[str]) -
     rows = [line[10:] for line in details[start : start + len(shown)]]
     assert rows == shown
     assert details[start + len(shown)].startswith("expected")
+
+
+def _judged_sample() -> Report:
+    """The sample without its grader-error case: 1 of 7 points, every case judged."""
+    report = sample_report()
+    kept = tuple(o for o in report.outcomes if o.verdict is not Verdict.GRADER_ERROR)
+    return replace(report, outcomes=kept)
+
+
+# where each format states the score: the judged sample's 1/7 and the words for none
+SCORE_SHOWN = {
+    "rich": ("score 0.14 (1/7 points)", "not graded"),
+    "plain": ("score 0.14 (1/7 points)", "not graded"),
+    "github": ("cases passed, score 0.14", "not graded"),
+    "html": ("score 0.14 (1/7 points)", "not graded"),
+    "junit": ('name="score" value="0.142857"', 'name="score" value="not graded"'),
+    "json": ('"score": 0.142857', '"score": null'),
+    "gradescope": ('"score": 1.0,\n  "execution_time"', '"output": "not graded: grader error'),
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_a_grader_error_is_no_score_in_any_format(fmt: str) -> None:
+    """A run the grader never judged is not a number anywhere a teacher or LMS could read one
+    as the student's mark; the same report judged in full shows its score."""
+    judged, shown_none = SCORE_SHOWN[fmt]
+    assert judged in render(fmt, _judged_sample().feedback())
+    text = render(fmt, sample_report().feedback())
+    assert shown_none in text and judged.split(" (")[0] not in text
+    assert "0.11" not in text and "0.111" not in text  # 1 of 9 points, the unjudged figure
+
+
+def test_gradescope_gets_no_score_at_all_for_a_grader_error() -> None:
+    """Gradescope adds up the tests' scores where results.json has none: no test may have one
+    either, or the sum would be the zero the student is never charged."""
+    data = json.loads(render("gradescope", sample_report().feedback()))
+    assert "score" not in data
+    assert [t for t in data["tests"] if "score" in t] == []
+    judged = json.loads(render("gradescope", _judged_sample().feedback()))
+    assert judged["score"] == 1.0 and all("score" in t for t in judged["tests"])
+
+
+def test_the_json_report_says_why_it_has_no_score() -> None:
+    data = json.loads(render("json", sample_report().feedback()))
+    assert data["score"] is None
+    assert data["error"] == (
+        "not graded: grader error on 1 of 8 cases (06-grader): cannot run /x/python"
+    )
+    assert json.loads(render("json", _judged_sample().feedback()))["error"] is None

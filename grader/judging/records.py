@@ -280,6 +280,17 @@ class _Tally:
         return 1.0 if self.passed == self.total else 0.0
 
     @property
+    def judged(self) -> bool:
+        """False where the grader failed on a case: the student's result is not known."""
+        return not any(c.verdict is Verdict.GRADER_ERROR for c in self._scored)
+
+    @property
+    def grade(self) -> float | None:
+        """``score`` where every case was judged, else None: every report and gradebook format
+        reads this one rule, so a run the grader never judged is never written as a zero."""
+        return self.score if self.judged else None
+
+    @property
     def time_s(self) -> float:
         return round(sum(c.time_s for c in self._scored), 3)
 
@@ -290,7 +301,7 @@ class _Tally:
     @property
     def exit_code(self) -> ExitCode:
         # A grader error outranks a failure: the student's result is not known.
-        if any(c.verdict is Verdict.GRADER_ERROR for c in self._scored):
+        if not self.judged:
             return ExitCode.GRADER_ERROR
         failed = self.passed != self.total or self._fuzz_found  # a disagreement is a failure
         return ExitCode.FAILED if failed else ExitCode.OK
@@ -404,3 +415,15 @@ class Feedback(_Tally):
     @property
     def _fuzz_found(self) -> bool:
         return self.fuzz is not None and not self.fuzz.passed
+
+    @property
+    def not_graded(self) -> str:
+        """Why the submission has no score: the cases the grader failed on and what it said
+        ("" where every case was judged)."""
+        faults = [c for c in self.cases if c.verdict is Verdict.GRADER_ERROR]
+        if not faults:
+            return ""
+        said = next((c.message for c in faults if c.message), "")
+        names = ", ".join(c.name for c in faults[:3]) + (", ..." if len(faults) > 3 else "")
+        why = f": {said}" if said else ""
+        return f"not graded: grader error on {len(faults)} of {self.total} cases ({names}){why}"

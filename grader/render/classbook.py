@@ -9,6 +9,7 @@ import io
 from typing import TYPE_CHECKING
 
 from .escape import log_safe, markdown_text, safe
+from .score import score_words
 
 if TYPE_CHECKING:
     from ..gradebook import Entry, Gradebook
@@ -50,7 +51,7 @@ def result(e: Entry) -> str:
         return f"error: {safe(e.problem)}"
     if e.score is None:
         return safe(e.problem)
-    return f"{f.passed}/{f.total} passed, score {f.score:.2f}"
+    return f"{f.passed}/{f.total} passed, {score_words(f, points=False)}"
 
 
 def progress_line(done: int, total: int, e: Entry) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..judging.records import Feedback
 from .escape import markdown_text, safe, safe_lines
+from .score import score_words
 from .text import fuzz_details, fuzz_title
 
 MAX_ANNOTATIONS = 10  # GitHub shows at most 10 error annotations per step
@@ -48,7 +49,7 @@ def render_github(feedback: Feedback) -> str:
         cases = "case is" if more == 1 else "cases are"
         lines.append(f"{more} more failing {cases} in the job summary")
     f = feedback
-    lines.append(f"{f.exercise}: {f.passed}/{f.total} cases passed, score {f.score:.2f}")
+    lines.append(f"{f.exercise}: {f.passed}/{f.total} cases passed, {score_words(f, points=False)}")
     return "\n".join(lines) + "\n"
 
 
@@ -58,7 +59,7 @@ _cell = markdown_text
 def render_github_summary(feedback: Feedback) -> str:
     rows = [
         f"### {_cell(feedback.exercise)}: {feedback.passed}/{feedback.total} cases passed, "
-        f"score {feedback.score:.2f}",
+        f"{score_words(feedback, points=False)}",
         "",
         "| | case | verdict | time | points | problem |",
         "| --- | --- | --- | --- | --- | --- |",

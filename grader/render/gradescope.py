@@ -61,7 +61,7 @@ def render_gradescope(feedback: Feedback) -> str:
     tests = [_test(n, c) for n, c in enumerate(feedback.cases, start=1)]
     if feedback.fuzz is not None:
         tests.append(_fuzz_test(len(tests) + 1, feedback.fuzz))
-    result = {
+    result: dict[str, Any] = {
         "score": feedback.points,
         "execution_time": feedback.time_s,
         "output": f"{feedback.passed}/{feedback.total} cases passed"
@@ -69,4 +69,12 @@ def render_gradescope(feedback: Feedback) -> str:
         + _fuzzed(feedback.fuzz),
         "tests": tests,
     }
+    if not feedback.judged:
+        # Gradescope has no "no score": a results.json without one is an autograder failure
+        # there, which leaves the submission ungraded for staff to re-run, as a grader error
+        # must. run_autograder also exits 1 on grade's exit 4.
+        del result["score"]
+        for test in tests:
+            del test["score"]
+        result["output"] = f"{feedback.not_graded}\n{result['output']}"
     return json.dumps(result, indent=2, ensure_ascii=False) + "\n"

@@ -17,6 +17,7 @@ from ..judging.records import (
     Verdict,
 )
 from .escape import safe
+from .score import score_words
 from .text import INPUT_LINES, STDERR_LINES, fuzz_details, fuzz_title
 
 _CSS = """
@@ -158,7 +159,6 @@ def render_html(feedback: Feedback) -> str:
         if c.hint and not c.passed:
             said.add(c.hint)
     cases = "\n".join(shown)
-    points = f"{feedback.points:g}/{feedback.max_points:g} points"
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -171,7 +171,7 @@ def render_html(feedback: Feedback) -> str:
 <body>
 <h1>{_e(feedback.exercise)} <span class="sub">· {_e(safe(feedback.submission))}</span></h1>
 <p class="summary {"ok" if ok else "bad"}">{feedback.passed}/{feedback.total} cases passed,
-score {feedback.score:.2f} ({points})</p>
+{score_words(feedback)}</p>
 {compile_error}
 {cases}{_fuzz(feedback.fuzz)}
 </body>

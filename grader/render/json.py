@@ -93,7 +93,8 @@ def _report(feedback: Feedback) -> dict[str, Any]:
         "submission": feedback.submission,
         "passed": feedback.passed,
         "total": feedback.total,
-        "score": round(feedback.score, 6),
+        "score": None if feedback.grade is None else round(feedback.grade, 6),  # null: not judged
+        "error": feedback.not_graded or None,  # why there is no score
         "points": feedback.points,
         "max_points": feedback.max_points,
         "time_s": feedback.time_s,

@@ -89,7 +89,7 @@ def suite(feedback: Feedback, *, name: str | None = None) -> ET.Element:
         time=f"{feedback.time_s:.3f}",
     )
     properties = ET.SubElement(suite, "properties")
-    shown = [("submission", feedback.submission), ("score", f"{feedback.score:.6g}")]
+    shown = [("submission", feedback.submission), ("score", _score(feedback))]
     if feedback.course is not None:
         shown += [("course", feedback.course.name), ("course_root", feedback.course.root)]
     for name, value in shown:
@@ -101,6 +101,12 @@ def suite(feedback: Feedback, *, name: str | None = None) -> ET.Element:
     ET.SubElement(suite, "system-out").text = _system_out(feedback)
     ET.SubElement(suite, "system-err").text = ""
     return suite
+
+
+def _score(feedback: Feedback) -> str:
+    """The suite's score property: a number, or "not graded" where the grader failed."""
+    grade = feedback.grade
+    return "not graded" if grade is None else f"{grade:.6g}"
 
 
 def document(root: ET.Element) -> str:

@@ -18,6 +18,7 @@ from ..judging.compare import TOKEN, normalise, tokens
 from ..judging.grouping import Grouping, same_mistake
 from ..judging.records import CaseFeedback, Comparison, Feedback, FuzzFeedback, Mismatch, Verdict
 from .escape import log_safe, safe, shorten
+from .score import score_words
 
 INPUT_LINES = 6
 LINE_WIDTH = 100
@@ -120,8 +121,7 @@ class TextReport:
         out = Text("\n")
         summary_style = "bold green" if feedback.passed == feedback.total else "bold red"
         out.append(f"{feedback.passed}/{feedback.total} cases passed", style=summary_style)
-        points = f"{_num(feedback.points)}/{_num(feedback.max_points)} points"
-        out.append(f", score {feedback.score:.2f} ({points}){selected}\n")
+        out.append(f", {score_words(feedback)}{selected}\n")
         return out
 
 
