@@ -298,6 +298,8 @@ def test_the_notice_is_one_line_that_says_what_holds_and_what_does_not(box: Sand
     assert said is not None and "\n" not in said and len(said) < 200
     assert "not isolated" in said and "time" in said and "output" in said
     assert ("memory" in said) == ("memory" in portable.enforced())
+    # the macOS shim has neither /proc nor psutil: it says what a busy machine may do
+    assert ("busy machine" in said) == (not portable.live_cpu_known())
 
 
 def test_strict_refuses_with_the_reason(box: Sandbox) -> None:
@@ -382,3 +384,64 @@ def test_init_and_merge_work_without_posix(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "course" / "grade.toml").is_file()
+
+
+class _SyntheticRun:
+    """A run on a synthetic clock: it gets ``share`` of a CPU and exits once it has computed
+    ``needs_s`` (never, for None); ``wait`` advances the clock instead of sleeping."""
+
+    def __init__(self, share: float, needs_s: float | None) -> None:
+        self.now, self.share, self.needs_s = 100.0, share, needs_s
+        self.begun = self.now
+
+    def cpu(self) -> float:
+        return (self.now - self.begun) * self.share
+
+    def wait(self, timeout: float) -> int | None:
+        if self.needs_s is not None and self.share > 0:
+            exits_at = self.begun + self.needs_s / self.share
+            if exits_at <= self.now + max(0.0, timeout):
+                self.now = exits_at
+                return 0
+        self.now += max(0.0, timeout)
+        return None
+
+
+@pytest.mark.parametrize(
+    ("share", "needs_s", "status", "wall"),
+    [
+        (1.0, 0.5, 0, 0.5),  # an idle machine: in time
+        (0.2, 0.5, 0, 2.5),  # a fifth of a CPU: 2.5 s on the clock, 0.5 s of its own: in time
+        (0.2, None, None, 5.0),  # spinning at a fifth: stopped once it used its 1 s of CPU
+        (0.05, None, None, 1.0),  # next to no CPU: sleeping, its limit stays
+        (0.0, None, None, 1.0),
+        (0.02, None, None, 1.0),  # below the share a computing run has even 4x overloaded
+        (0.11, 2.0, None, 1 / 0.11),  # its 1 s of CPU used: stopped short of its 2 s
+    ],
+)
+def test_a_portable_runs_clock_stretches_while_it_computes(
+    monkeypatch: pytest.MonkeyPatch,
+    share: float,
+    needs_s: float | None,
+    status: int | None,
+    wall: float,
+) -> None:
+    """macOS and Windows tell a run's CPU time while it runs, never its wait for a CPU: a run
+    that computes, however slowly a loaded machine lets it, keeps its clock going until it has
+    used its limit of CPU; one that sleeps is held to its limit."""
+    run = _SyntheticRun(share, needs_s)
+    monkeypatch.setattr(time, "monotonic", lambda: run.now)  # the module's clock is time's
+    started = portable._Started(
+        wait=run.wait,
+        kill=lambda: None,
+        cpu_s=run.cpu,
+        cpu_now=run.cpu,
+        close=lambda: None,
+        stdout=None,  # type: ignore[arg-type]
+        stderr=None,  # type: ignore[arg-type]
+        start=run.begun,
+        cpu_limited=lambda status: False,
+    )
+    assert portable._wait_stretched(started, run.begun, 1.0) == status
+    # stopped within 5 ms of CPU of its limit: at a share s, 0.005 / s of wall time
+    assert run.now - run.begun == pytest.approx(wall, abs=0.05)

@@ -15,6 +15,7 @@ from grader.judging.timing import (
     cpu_cap_s,
     deadline_s,
     kept_waiting,
+    portable_waited,
     start_allowance_s,
     time_limit,
     time_message,
@@ -64,6 +65,25 @@ def test_only_others_load_counts_as_waiting(
     cpu: float, queued: float, wall: float, kept: float
 ) -> None:
     assert kept_waiting(cpu, queued, wall) == kept
+
+
+@pytest.mark.parametrize(
+    ("cpu", "wall", "waited"),
+    [
+        (None, 3.0, 0.0),  # CPU time unknown: no stretch
+        (0.2, 1.0, 0.8),  # a fifth of a CPU: computing on a 4x-loaded machine
+        (0.1, 1.0, 0.9),  # a tenth: still computing
+        (0.09, 1.0, 0.0),  # below: sleeping or waiting, its limit stays
+        (0.0, 1.0, 0.0),  # time.sleep
+        (1.0, 1.0, 0.0),  # a CPU all along: nothing to wait for
+        (1.5, 1.0, 0.0),  # two threads: never negative
+        (0.0, 0.0, 0.0),  # not started yet
+    ],
+)
+def test_a_portable_run_that_computes_slowly_was_kept_waiting(
+    cpu: float | None, wall: float, waited: float
+) -> None:
+    assert portable_waited(cpu, wall) == pytest.approx(waited)
 
 
 @pytest.mark.parametrize(

@@ -24,6 +24,9 @@ BROWSER_MOST_S = 60.0  # the practice page gives no run longer (a Web Worker the
 # "it was waiting" below a quarter of the limit in CPU, "computing all along" from a half
 WAITING_BELOW = 0.25
 COMPUTING_FROM = 0.5
+# A portable run using at least this share of a CPU is computing, however slowly a loaded
+# machine lets it: a 4x-overloaded machine gives it a fifth, a sleeping run uses next to none
+COMPUTING_SHARE = 0.1
 # A run's interpreter may take this long (or its limit, if longer) to come up before its own
 # clock starts: a Windows laptop's first start under its antivirus takes seconds
 START_MOST_S = 10.0
@@ -88,6 +91,16 @@ def deadline_s(limit_s: float, waited_s: float) -> float:
     """When, counted from its start, a run that others' load kept ``waited_s`` from a CPU is
     stopped: its limit plus that wait, up to ``MOST_STRETCH`` times its limit."""
     return min(limit_s + max(0.0, waited_s), limit_s * MOST_STRETCH)
+
+
+def portable_waited(cpu_s: float | None, wall_s: float) -> float:
+    """How long others' load kept a run from a CPU, where the platform says only how much CPU
+    it used so far (macOS, Windows): a run that computed at least ``COMPUTING_SHARE`` of its
+    wall time was computing and waiting for a CPU the rest of it; one below that was sleeping
+    or waiting for something else, and its limit stays. Unknown CPU time stretches nothing."""
+    if cpu_s is None or wall_s <= 0 or cpu_s < wall_s * COMPUTING_SHARE:
+        return 0.0
+    return wall_s - cpu_s if wall_s > cpu_s else 0.0
 
 
 class TimeVerdict(StrEnum):

@@ -29,7 +29,8 @@ from typing import IO
 from ..judging._compat import READ_UNLINKED
 from ..judging.errors import InternalError
 from ..judging.runs import Limits
-from ..judging.timing import cpu_cap_s, start_allowance_s
+from ..judging.timing import cpu_cap_s, deadline_s, portable_waited, start_allowance_s
+from . import procfs
 from ._protocol import ChildConfig, limit_fields
 from .allowed import child_environment, user_site
 from .cleanup import remove_tree
@@ -75,9 +76,11 @@ def notice() -> str:
     """The one line a command says of this runner (the CLI prefixes ``grade: ``)."""
     held = enforced()
     listed = ", ".join(held[:-1]) + f" and {held[-1]}" if len(held) > 1 else held[0]
+    # where a run's CPU time cannot be read while it runs, a busy machine's wait is not known
+    busy = "" if live_cpu_known() else "; a busy machine may time out a slow run"
     return (
         f"{_where()}, runs are limited in {listed} but not isolated from your files; "
-        "fine for practice, CI grades on Linux"
+        f"fine for practice, CI grades on Linux{busy}"
     )
 
 
@@ -201,6 +204,7 @@ class _Started:
     wait: Callable[[float], int | None]  # exit status within the timeout, or None
     kill: Callable[[], None]  # the whole tree
     cpu_s: Callable[[], float]
+    cpu_now: Callable[[], float | None]  # while it runs, where the platform says (else None)
     close: Callable[[], None]
     stdout: IO[bytes]
     stderr: IO[bytes]
@@ -255,6 +259,7 @@ def _start_windows(
         wait=wait,
         kill=job.kill,
         cpu_s=lambda: job.cpu_s(process),
+        cpu_now=lambda: job.cpu_s(process),  # the job's accounting is live
         close=close,
         stdout=process.stdout,
         stderr=process.stderr,
@@ -321,6 +326,7 @@ def _start_posix(argv: list[str], env: dict[str, str], stdin: IO[bytes], cwd: Pa
         wait=wait,
         kill=kill,
         cpu_s=lambda: reaped[0][1] if reaped else 0.0,
+        cpu_now=lambda: None if reaped else live_cpu_s(pid),
         close=close,
         stdout=os.fdopen(out_r, "rb", buffering=0),
         stderr=os.fdopen(err_r, "rb", buffering=0),
@@ -372,6 +378,54 @@ class _Capped:
         return bytes(self.data)
 
 
+def live_cpu_s(pid: int) -> float | None:
+    """The CPU time ``pid`` and its children used so far: psutil where it is installed (a
+    dependency on macOS, which has no /proc), else /proc; None where neither can say."""
+    try:
+        import psutil
+    except ImportError:
+        if os.path.isdir(f"{procfs.PROC}/{pid}"):
+            return procfs.usage(pid)[0]
+        return None
+    try:
+        leader = psutil.Process(pid)
+        total = 0.0
+        for one in [leader, *leader.children(recursive=True)]:
+            times = one.cpu_times()
+            total += times.user + times.system
+        return total
+    except psutil.Error:
+        return None
+
+
+def live_cpu_known() -> bool:
+    """Whether this platform's runs can be read for CPU time while they run (what lets a busy
+    machine stretch their clock)."""
+    if sys.platform == "win32" or os.path.isdir(procfs.PROC):
+        return True
+    try:
+        import psutil  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _wait_stretched(started: _Started, begun: float, limit_s: float) -> int | None:
+    """The run's exit status, or None once it is past its limit of its own time: while it
+    computes, however slowly this machine lets it, the time it did not get a CPU stretches
+    its clock (``timing.portable_waited``, up to ``MOST_STRETCH`` times the limit)."""
+    end = begun + limit_s
+    while True:
+        status = started.wait(end - time.monotonic())
+        if status is not None:
+            return status
+        now = time.monotonic()
+        later = begun + deadline_s(limit_s, portable_waited(started.cpu_now(), now - begun))
+        if later - now < 0.005:
+            return None
+        end = later
+
+
 def _wait(started: _Started, limits: Limits, running: Running | None) -> Outcome:
     cap = limits.output_kb * 1024
     out = _Capped(started.stdout, cap, started.kill, marked=True)
@@ -386,9 +440,14 @@ def _wait(started: _Started, limits: Limits, running: Running | None) -> Outcome
         out.up.wait(max(0.0, up_by - time.monotonic()))
         begun = out.ready_at if out.ready else started.start
         end = begun + limits.time_s if out.ready else up_by
-        status = started.wait(end - time.monotonic())
+        if out.ready:
+            status = _wait_stretched(started, begun, limits.time_s)
+        else:
+            status = started.wait(end - time.monotonic())
         wall = time.monotonic() - begun
         timed_out = status is None and not (out.over or err.over)
+        # what kept it from a CPU, read before the kill leaves nothing to ask
+        queued = portable_waited(started.cpu_now(), wall) if timed_out else 0.0
         # the tree goes with its first process, or a child it left would hold the pipes open
         started.kill()
         if status is None:
@@ -408,6 +467,7 @@ def _wait(started: _Started, limits: Limits, running: Running | None) -> Outcome
         timed_out=timed_out,
         sandbox_ready=out.ready,
         cpu_limited=started.cpu_limited(status),
+        queued_s=queued,
     )
     return Outcome(exit, stdout, stderr, "stdout" if out.over else "stderr" if err.over else None)
 
