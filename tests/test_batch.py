@@ -20,7 +20,7 @@ from conftest import SCRIPTS
 
 from grader.batch import NOT_GRADED, discover, parse_shard, shard
 from grader.cli import cli
-from grader.gradebook import Gradebook, Shard
+from grader.gradebook import Gradebook, Journal, Shard
 from grader.judging.errors import UsageError
 from grader.resources import Root
 from grader.spec import Exercise
@@ -456,6 +456,34 @@ def test_a_killed_batch_resumes_and_grades_everyone_once(
         "d_wrong": "wrong_answer",
     }
     assert not journal.exists()  # a finished batch leaves no journal behind
+
+
+def test_resume_goes_on_from_a_journal_a_kill_cut_inside_a_character(
+    course: Root, tmp_path: Path
+) -> None:
+    """A kill may cut the journal's last line inside a multi-byte name: --resume keeps the rows
+    before it (never grading them again) and grades the one cut short."""
+    room = tmp_path / "class"
+    room.mkdir()
+    for name in ("alice", "b\u00f8b"):
+        shutil.copy(course.material / "add" / "solution.py", room / f"{name}.py")
+    out = tmp_path / "g.json"
+    assert _batch(course, "add", str(room), "--json", str(out))[0] == 0
+    book = json.loads(out.read_text())
+    header = Journal(out).header("add", book["cases"], None)
+    alice, bob = book["submissions"]
+    cut = json.dumps(bob, ensure_ascii=False).encode()
+    cut = cut[: cut.index("\u00f8".encode()) + 1]  # the first byte of ø's two
+    (tmp_path / "g.json.journal").write_bytes(
+        f"{header}\n{json.dumps(alice, ensure_ascii=False)}\n".encode() + cut
+    )
+    out.unlink()
+    # alice's journaled row stands: graded again, her now-wrong script would fail
+    (room / "alice.py").write_text("print(0)\n")
+    code, stdout = _batch(course, "add", str(room), "--json", str(out), "--resume")
+    assert code == 0, stdout
+    rows = {s["submission"]: s["score"] for s in json.loads(out.read_text())["submissions"]}
+    assert rows == {"alice": 1.0, "b\u00f8b": 1.0}
 
 
 def test_resume_refuses_another_batchs_journal(course: Root, tmp_path: Path) -> None:
