@@ -410,19 +410,29 @@ def live_cpu_known() -> bool:
     return True
 
 
-def _wait_stretched(started: _Started, begun: float, limit_s: float) -> int | None:
-    """The run's exit status, or None once it is past its limit of its own time: while it
-    computes, however slowly this machine lets it, the time it did not get a CPU stretches
-    its clock (``timing.portable_waited``, up to ``MOST_STRETCH`` times the limit)."""
+def _wait_stretched(started: _Started, begun: float, limit_s: float) -> tuple[int | None, float]:
+    """The run's exit status, or None once it is past its limit of its own time, and how long
+    it waited for a CPU: while it computes, however slowly this machine lets it, that wait
+    stretches its clock (``timing.portable_waited``, up to ``MOST_STRETCH`` times the limit).
+    Its CPU time counts from now, when it is up: the interpreter's start is the machine's,
+    and Wine counts that start and next to nothing after it, however a run spins."""
+    at_start = started.cpu_now()
+
+    def waited() -> float:
+        cpu = started.cpu_now()
+        used = None if cpu is None or at_start is None else max(0.0, cpu - at_start)
+        return portable_waited(used, time.monotonic() - begun)
+
     end = begun + limit_s
     while True:
         status = started.wait(end - time.monotonic())
         if status is not None:
-            return status
+            return status, 0.0
         now = time.monotonic()
-        later = begun + deadline_s(limit_s, portable_waited(started.cpu_now(), now - begun))
+        queued = waited()
+        later = begun + deadline_s(limit_s, queued)
         if later - now < 0.005:
-            return None
+            return None, queued
         end = later
 
 
@@ -440,14 +450,15 @@ def _wait(started: _Started, limits: Limits, running: Running | None) -> Outcome
         out.up.wait(max(0.0, up_by - time.monotonic()))
         begun = out.ready_at if out.ready else started.start
         end = begun + limits.time_s if out.ready else up_by
+        queued = 0.0  # what kept it from a CPU, read before the kill leaves nothing to ask
         if out.ready:
-            status = _wait_stretched(started, begun, limits.time_s)
+            status, queued = _wait_stretched(started, begun, limits.time_s)
         else:
             status = started.wait(end - time.monotonic())
         wall = time.monotonic() - begun
         timed_out = status is None and not (out.over or err.over)
-        # what kept it from a CPU, read before the kill leaves nothing to ask
-        queued = portable_waited(started.cpu_now(), wall) if timed_out else 0.0
+        if not timed_out:
+            queued = 0.0
         # the tree goes with its first process, or a child it left would hold the pipes open
         started.kill()
         if status is None:
