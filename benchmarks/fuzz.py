@@ -10,12 +10,12 @@ import argparse
 import time
 from pathlib import Path
 
-from grader.fuzz import fuzz
-from grader.material import material
-from grader.plan import prepare
-from grader.resources import find_root
-from grader.spec import exercise_names, load_exercise
-from grader.submissions import check_submission
+from grader.model.material import material
+from grader.model.resources import find_root
+from grader.model.spec import exercise_names, load_exercise
+from grader.running.plan import prepare
+from grader.running.submissions import check_submission
+from grader.teacher.fuzz import fuzz
 
 
 def main() -> None:

@@ -30,11 +30,11 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
-from grader.cases import own_cases  # noqa: E402
-from grader.judging.text import decode  # noqa: E402
-from grader.resources import Root, RootKind  # noqa: E402
-from grader.site import build  # noqa: E402
-from grader.spec import load_exercise  # noqa: E402
+from grader.judging.printed import decode  # noqa: E402
+from grader.model.cases import own_cases  # noqa: E402
+from grader.model.resources import Root, RootKind  # noqa: E402
+from grader.model.spec import load_exercise  # noqa: E402
+from grader.publish.site import build  # noqa: E402
 
 CACHE = Path(os.environ.get("GRADE_TEST_CACHE", "~/.cache/grade-tests")).expanduser()
 

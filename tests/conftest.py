@@ -21,10 +21,10 @@ from typing import Any
 import _bytecode  # before the grader's modules: where their bytecode goes
 import pytest
 
-from grader.plan import Plan, prepare
-from grader.resources import Root, RootKind, checkout_root
+from grader.model.resources import Root, RootKind, checkout_root
+from grader.model.spec import Exercise, load_exercise
+from grader.running.plan import Plan, prepare
 from grader.sandbox import Sandbox, SandboxMode
-from grader.spec import Exercise, load_exercise
 
 TESTS = Path(__file__).resolve().parent
 SCRIPTS = TESTS / "scripts"

@@ -16,8 +16,8 @@ import pytest
 from conftest import COURSE
 
 from grader.judging.runs import Limits
-from grader.plan import hidden_from_runs
-from grader.resources import Root, RootKind
+from grader.model.resources import Root, RootKind
+from grader.running.plan import hidden_from_runs
 from grader.sandbox import Sandbox, allowed
 
 GRADER = Path(allowed.__file__).resolve().parent.parent  # this grader's own package
@@ -58,7 +58,7 @@ def test_a_course_inside_a_readable_folder_is_cut_out(
     (course / "elsewhere" / "add" / "secret").mkdir(parents=True)
     (course / "grade.toml").write_text('secret_cases = "elsewhere"\n')
     (tmp_path / "site-packages" / "ci").mkdir()
-    from grader.resources import find_root
+    from grader.model.resources import find_root
 
     root = find_root(course, environ={})
     assert root.kind is RootKind.EXPLICIT

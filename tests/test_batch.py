@@ -18,12 +18,12 @@ import pytest
 from click.testing import CliRunner
 from conftest import SCRIPTS
 
-from grader.batch import NOT_GRADED, discover, parse_shard, shard
 from grader.cli import cli
-from grader.gradebook import Gradebook, Journal, Shard
 from grader.judging.errors import UsageError
-from grader.resources import Root
-from grader.spec import Exercise
+from grader.model.resources import Root
+from grader.model.spec import Exercise
+from grader.running.batch import NOT_GRADED, discover, parse_shard, shard
+from grader.running.gradebook import Gradebook, Journal, Shard
 
 
 @pytest.fixture
@@ -397,7 +397,7 @@ class _Log(io.StringIO):
 
 def test_progress_is_a_bar_on_a_terminal_and_a_line_per_submission_elsewhere() -> None:
     from grader.cli.progress import batch_progress
-    from grader.gradebook import Entry
+    from grader.running.gradebook import Entry
 
     terminal = _Terminal()
     with batch_progress(2, terminal, _Terminal()) as done:
@@ -567,7 +567,7 @@ def test_what_is_graded_is_what_was_listed(add: Exercise, plan_of: Any, tmp_path
     """Red team, round 2: the batch checked a submission when it listed the class, and each run
     read the file again later: a student's process on the grading machine swapped their folder
     for a link to a private one meanwhile, and the private solution was graded as theirs."""
-    from grader.batch import grade_batch
+    from grader.running.batch import grade_batch
 
     room = tmp_path / "class"
     (room / "zz").mkdir(parents=True)
@@ -591,8 +591,8 @@ def test_a_grader_error_is_no_score_and_resume_grades_just_those_again(
     """The grader failed on a submission (a machine that starved its runs): every format says
     "not graded" with the reason, never a 0; exit 4 names it on stderr with the command that
     grades it again; --resume grades only it; the gradebook is then complete."""
-    from grader import grading
     from grader.judging.errors import MachineBusy
+    from grader.running import grading
 
     room = tmp_path / "class"
     for name in ("alice", "zed"):
@@ -642,7 +642,7 @@ def test_a_grader_error_is_no_score_and_resume_grades_just_those_again(
         graded_again.extend(s.name for s in subs)
         return real_grade(plan, subs, **kwargs)
 
-    monkeypatch.setattr("grader.batch.grade_submissions", counting)
+    monkeypatch.setattr("grader.running.batch.grade_submissions", counting)
     again = CliRunner().invoke(cli, [*args, "--resume"], catch_exceptions=False)
     assert again.exit_code == 0, again.stderr
     assert graded_again == ["zed"]  # alice's row was kept

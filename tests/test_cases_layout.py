@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import COURSE
 
-from grader.cases import (
+from grader.model.cases import (
     case_files,
     case_names,
     course_paths,
@@ -18,8 +18,8 @@ from grader.cases import (
     public_folder,
     secret_folder,
 )
-from grader.resources import Root, RootKind, find_root
-from grader.spec import Exercise, load_exercise
+from grader.model.resources import Root, RootKind, find_root
+from grader.model.spec import Exercise, load_exercise
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from conftest import DATA
 from grader.cli import cli
 from grader.judging.errors import ExerciseError
 from grader.judging.runs import Limits
-from grader.resources import Root, RootKind
-from grader.spec import load_exercise
+from grader.model.resources import Root, RootKind
+from grader.model.spec import load_exercise
 
 CHECKER_COURSE = DATA / "checker_course"
 SMALLEST = "n = int(input())\nprint(next((d for d in range(2, n) if n % d == 0), 'prime'))\n"

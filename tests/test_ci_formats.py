@@ -14,11 +14,11 @@ from conftest import DATA, ONE_QUANTIZE_CASE, TESTS, PlanFactory, script
 from test_render import _judged_sample, _outcome, sample_report
 
 from grader.cli import cli
-from grader.grading import grade
 from grader.judging.records import Report, Verdict
+from grader.model.spec import Exercise
 from grader.render import render
 from grader.render.github import escape_data, escape_property, render_github_summary
-from grader.spec import Exercise
+from grader.running.grading import grade
 
 OWN_XSD = DATA / "grade-junit.xsd"  # what grade promises, kept in the repository
 ANT_XSD = TESTS.parent.parent / "shared" / "schemas" / "JUnit.xsd"  # beside the checkout in CI

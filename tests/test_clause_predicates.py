@@ -11,8 +11,8 @@ from types import ModuleType
 
 import pytest
 
-from grader.resources import Root
-from grader.spec import exercise_names, load_exercise
+from grader.model.resources import Root
+from grader.model.spec import exercise_names, load_exercise
 
 
 def _weights(count: int) -> str:

@@ -11,14 +11,14 @@ import pytest
 from click.testing import CliRunner
 from conftest import PlanFactory
 
-from grader.clauses import exercised
 from grader.cli import cli
 from grader.judging.errors import ExerciseError
-from grader.material import material
-from grader.resources import Root
+from grader.model.material import material
+from grader.model.resources import Root
+from grader.model.spec import Clause, load_exercise
 from grader.sandbox import Sandbox
-from grader.spec import Clause, load_exercise
-from grader.verify import Status, verify
+from grader.teacher.clauses import exercised
+from grader.teacher.verify import Status, verify
 
 PREDICATES = """
 
@@ -117,7 +117,7 @@ def test_each_clause_with_the_cases_that_exercise_it(course_copy: Root, sandbox:
 def test_a_clause_that_checks_nothing_real_is_refused(
     course_copy: Root, change: tuple[str, str], said: str
 ) -> None:
-    from grader.cases import exercise_cases
+    from grader.model.cases import exercise_cases
 
     _with_clauses(course_copy, CLAUSES.replace(*change))
     exercise = load_exercise("add", course_copy)
@@ -152,7 +152,7 @@ def test_each_central_rule_is_exercised_by_a_public_case(
 ) -> None:
     """specdec's: a mismatch followed by a later match; quantize's: groups of different
     scales; top-k's: the k highest not the first k; decode-speed's: a batch above 1."""
-    from grader.cases import exercise_cases
+    from grader.model.cases import exercise_cases
 
     exercise = load_exercise(name, root)
     public = [c for c in exercise_cases(exercise) if not c.secret]
@@ -167,7 +167,7 @@ def test_breaking_the_central_rule_fails_a_public_case(
 ) -> None:
     from dataclasses import replace
 
-    from grader.grading import grade
+    from grader.running.grading import grade
 
     exercise = load_exercise(name, root)
     plan = plan_of(exercise)

@@ -18,7 +18,7 @@ from conftest import COURSE, ONE_QUANTIZE_CASE, SCRIPTS, Golden
 
 from grader.cli import cli
 from grader.judging.records import Verdict
-from grader.resources import Root
+from grader.model.resources import Root
 
 SOLUTION = COURSE / "reference" / "add" / "solution.py"
 WRONG = COURSE / "reference" / "add" / "wrong" / "drops_last_number.py"
@@ -454,12 +454,12 @@ def test_grade_alone_shows_its_help() -> None:
 
 BROKEN_GRADER = """
 import sys
-import grader.spec
+import grader.model.spec
 
 def exercise_names(root):
     raise RuntimeError("a bug \\x1b[2J of grade's own")
 
-grader.spec.exercise_names = exercise_names
+grader.model.spec.exercise_names = exercise_names
 from grader.cli import main
 sys.argv = ["grade", "list"]
 main()

@@ -54,7 +54,9 @@ def test_bad_options_are_refused(method: str, options: dict[str, Any], problem: 
 def test_a_checker_is_a_program_bound_to_each_case_before_it_compares() -> None:
     checker = build("checker", {"program": "reference/add/check.py"})
     assert getattr(checker, "program", None) == "reference/add/check.py"
-    unbound = r"^a checker compares through grader\.checker\.comparator_for\(plan, case\)$"
+    unbound = (
+        r"^a checker compares through grader\.running\.checker_runs\.comparator_for\(plan, case\)$"
+    )
     with pytest.raises(TypeError, match=unbound):
         checker("1\n", "1\n")  # unbound, it knows no input: a grader bug, never a verdict
 

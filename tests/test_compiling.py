@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from grader.compiling import compile_error
 from grader.judging.errors import InternalError
 from grader.judging.runs import LimitHit, Limits, RunResult
+from grader.running.compiling import compile_error
 
 LIMITS = Limits(time_s=2.0)
 COMPILED = RunResult(0, None, 0.1, b"", b"", cpu_s=0.05)

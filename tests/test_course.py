@@ -18,14 +18,14 @@ import pytest
 from click.testing import CliRunner, Result
 from conftest import COURSE, DATA, read_until
 
-from grader.authoring import new_exercise
-from grader.cases import own_cases
 from grader.cli import cli
 from grader.judging.errors import ExerciseError, UsageError
 from grader.judging.records import Visibility
-from grader.resources import Root, RootKind, find_root
+from grader.model.cases import own_cases
+from grader.model.resources import Root, RootKind, find_root
+from grader.model.spec import load_exercise
 from grader.sandbox import Sandbox, SandboxMode
-from grader.spec import load_exercise
+from grader.teacher.authoring import new_exercise
 
 PROJECT = Path(__file__).resolve().parent.parent
 SOLUTION = COURSE / "reference" / "add" / "solution.py"
@@ -377,8 +377,8 @@ def _watch_regrades_on_save(grade: fresh_install.Installed, home: Path) -> None:
 
 
 def test_package_requirements_match_pyproject() -> None:
-    from grader.config import tomllib  # type: ignore[attr-defined]
-    from grader.packaging import REQUIRES
+    from grader.model.config import tomllib  # type: ignore[attr-defined]
+    from grader.publish.packaging import REQUIRES
 
     project = tomllib.loads((PROJECT / "pyproject.toml").read_text())["project"]
     assert sorted(REQUIRES) == sorted(project["dependencies"])
@@ -545,7 +545,7 @@ def test_a_course_package_beside_grade_autograder_says_one_overwrote_the_other(
 ) -> None:
     """Both install the import package grader and the grade script: in one venv the last one
     installed wins, silently. This suite's venv has grade-autograder (the editable install)."""
-    from grader.resources import shared_install
+    from grader.model.resources import shared_install
 
     package = tmp_path / "grader"
     (package / "_data").mkdir(parents=True)
@@ -558,8 +558,8 @@ def test_a_course_package_beside_grade_autograder_says_one_overwrote_the_other(
 
 
 def test_a_course_without_a_name_is_not_named_after_its_folder(tmp_path: Path) -> None:
-    from grader.packaging import DEFAULT_NAME, _dist_name
-    from grader.resources import Root, RootKind
+    from grader.model.resources import Root, RootKind
+    from grader.publish.packaging import DEFAULT_NAME, _dist_name
 
     folder = tmp_path / "my repo"  # a space: the folder's name was the wheel's, and failed
     (folder / "exercises").mkdir(parents=True)

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from fresh_install import Installed, install
 
 from grader.cli import cli
-from grader.packaging import grader_wheel
+from grader.publish.packaging import grader_wheel
 
 PROJECT = Path(__file__).resolve().parent.parent
 EXAMPLES = PROJECT / "examples"
@@ -322,7 +322,7 @@ def _schema_check(schema: str, files: list[Path]) -> None:
 
 def _github_workflows(tmp_path: Path) -> list[Path]:
     """The examples', grade init's and this project's own GitHub workflows."""
-    from grader.course import GITHUB
+    from grader.publish.init_course import GITHUB
 
     generated = tmp_path / "course.yml"
     generated.write_text(GITHUB.format(pin=".grade/grade_autograder-0.1.0-py3-none-any.whl"))
@@ -364,7 +364,7 @@ def test_every_github_workflow_passes_actionlint(tmp_path: Path) -> None:
 
 
 def test_every_gitlab_pipeline_matches_gitlabs_schema(tmp_path: Path) -> None:
-    from grader.course import GITLAB
+    from grader.publish.init_course import GITLAB
 
     generated = tmp_path / "gitlab-ci.yml"
     generated.write_text(GITLAB.format(pin=".grade/grade_autograder-0.1.0-py3-none-any.whl"))

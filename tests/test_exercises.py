@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from grader.cases import exercise_cases
-from grader.resources import Root
+from grader.model.cases import exercise_cases
+from grader.model.resources import Root
+from grader.model.spec import Exercise, exercise_names, load_exercise
 from grader.sandbox import Sandbox
-from grader.spec import Exercise, exercise_names, load_exercise
-from grader.verify import Status, Verification, verify
+from grader.teacher.verify import Status, Verification, verify
 
 SHIPPED = ("quantize", "specdec", "decode-speed", "top-k")
 
@@ -117,7 +117,7 @@ def test_a_case_reaches_the_statements_maximum(root: Root, reference_dir: Path, 
 def test_validators_refuse_one_more_than_the_statement_allows(
     root: Root, reference_dir: Path, name: str, line: str, why: str
 ) -> None:
-    from grader.material import material, validate
+    from grader.model.material import material, validate
 
     exercise = load_exercise(name, root)
     biggest = max(exercise_cases(exercise), key=lambda c: len(c.input))
@@ -160,7 +160,7 @@ def test_short_last_group_tells_the_two_means_apart(quantize: Exercise) -> None:
 def test_validators_refuse_what_correct_solutions_could_disagree_on(
     root: Root, reference_dir: Path, name: str, data: str, why: str
 ) -> None:
-    from grader.material import material, validate
+    from grader.model.material import material, validate
 
     found = validate(material(load_exercise(name, root)), data.encode())
     if why:
@@ -170,7 +170,7 @@ def test_validators_refuse_what_correct_solutions_could_disagree_on(
 
 
 def test_a_ratio_tie_is_refused(root: Root, reference_dir: Path) -> None:
-    from grader.material import material, validate
+    from grader.model.material import material, validate
 
     # 531 tokens in 200 rounds = 2.655: a decimal tie float64 (2.65) and exact arithmetic (2.66)
     # round apart

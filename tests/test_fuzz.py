@@ -17,12 +17,12 @@ from click.testing import CliRunner
 from conftest import COURSE, DATA, PlanFactory, script
 
 from grader.cli import cli
-from grader.fuzz import fuzz, shrink
 from grader.judging.errors import ExerciseError
-from grader.material import material, validate
-from grader.resources import Root, RootKind, checkout_root
-from grader.spec import Exercise, ShrinkUnits, load_exercise
-from grader.submissions import check_submission
+from grader.model.material import material, validate
+from grader.model.resources import Root, RootKind, checkout_root
+from grader.model.spec import Exercise, ShrinkUnits, load_exercise
+from grader.running.submissions import check_submission
+from grader.teacher.fuzz import fuzz, shrink
 
 WRONG = COURSE / "reference" / "add" / "wrong" / "drops_last_number.py"
 ROOT = checkout_root() or COURSE  # the specdec test skips (its fixture) where there is none

@@ -16,9 +16,9 @@ import pytest
 from conftest import TESTS
 
 from grader.judging.compare import Checker
-from grader.material import Material, material
-from grader.resources import Root
-from grader.spec import exercise_names, load_exercise
+from grader.model.material import Material, material
+from grader.model.resources import Root
+from grader.model.spec import exercise_names, load_exercise
 
 RUN_MANY = TESTS / "run_many.py"
 SIZES = (1, 2, 3, 5, 8, 13, 20, 30, 40)  # SIZE for generate.py, in turn

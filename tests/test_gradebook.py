@@ -13,10 +13,10 @@ import pytest
 from conftest import Golden
 from test_render import sample_report
 
-from grader.gradebook import Entry, Gradebook, Journal, Shard, entry_to_dict, merge
 from grader.judging.errors import ExitCode, UsageError
 from grader.judging.records import Feedback, Verdict
 from grader.render import classbook
+from grader.running.gradebook import Entry, Gradebook, Journal, Shard, entry_to_dict, merge
 
 
 def _book(shard: Shard | None = None) -> Gradebook:
@@ -240,7 +240,7 @@ def test_a_gradebook_file_round_trips_its_flags(tmp_path: Path) -> None:
     ],
 )
 def test_shard_auto_reads_the_ci_engines_variables(environ: dict[str, str], shard: str) -> None:
-    from grader.batch import parse_shard
+    from grader.running.batch import parse_shard
 
     assert str(parse_shard("auto", environ)) == shard
 
@@ -256,8 +256,8 @@ def test_shard_auto_reads_the_ci_engines_variables(environ: dict[str, str], shar
     ],
 )
 def test_shard_auto_says_what_it_lacks(environ: dict[str, str], said: str) -> None:
-    from grader.batch import parse_shard
     from grader.judging.errors import UsageError
+    from grader.running.batch import parse_shard
 
     with pytest.raises(UsageError, match=said):
         parse_shard("auto", environ)
@@ -285,7 +285,7 @@ def test_an_unsharded_gradebook_does_not_hide_the_shards_after_it() -> None:
     ],
 )
 def test_how_two_case_lists_differ(a: list[str], b: list[str], said: list[str]) -> None:
-    from grader.gradebook import _differ
+    from grader.running.gradebook import _differ
 
     assert _differ(a, b) == said
 

@@ -18,18 +18,18 @@ import pytest
 from click.testing import CliRunner
 from conftest import COURSE, PlanFactory
 
-from grader import compiling, grading, submissions
-from grader.batch import grade_batch
-from grader.cases import case_files, public_folder
 from grader.cli import cli
-from grader.grading import grade, grade_many, grade_submissions, run_case
 from grader.judging.compare import build
 from grader.judging.errors import InternalError, MachineBusy, SubmissionError
+from grader.judging.printed import path_text
 from grader.judging.records import Case, CaseFeedback, Course, Verdict, Visibility
-from grader.judging.text import path_text
 from grader.judging.timing import BUSY_RETRIES
-from grader.spec import Exercise
-from grader.submissions import Submission, read
+from grader.model.cases import case_files, public_folder
+from grader.model.spec import Exercise
+from grader.running import compiling, grading, submissions
+from grader.running.batch import grade_batch
+from grader.running.grading import grade, grade_many, grade_submissions, run_case
+from grader.running.submissions import Submission, read
 
 RIGHT = "import sys\nprint(sum(int(x) for x in sys.stdin.readline().split()))\n"
 WRONG = "print(0)\n"
@@ -373,7 +373,7 @@ def test_a_budget_table(add: Exercise, plan_of: PlanFactory) -> None:
     """What stops a submission's remaining cases: -x (only the cases after the first failure,
     in case order, whatever order they finish in), a time-out (with --skip-after-timeout),
     the seconds a submission may spend (with --max-time-per-submission)."""
-    from grader.grading import Budget
+    from grader.running.grading import Budget
 
     plan = plan_of(add)
     c = plan.cases
@@ -410,7 +410,7 @@ def test_a_report_names_everything_it_was_given(
 ) -> None:
     from datetime import datetime, timezone
 
-    from grader.grading import report
+    from grader.running.grading import report
 
     plan = plan_of(add)
     outcomes = [_outcome(case, Verdict.PASSED) for case in plan.cases]

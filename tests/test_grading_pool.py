@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from conftest import PlanFactory
 
-from grader import compiling
-from grader.grading import Graded, Interrupted, grade_submissions
-from grader.plan import prepare
+from grader.model.spec import Exercise
+from grader.running import compiling
+from grader.running.grading import Graded, Interrupted, grade_submissions
+from grader.running.plan import prepare
+from grader.running.submissions import read
 from grader.sandbox import Sandbox, SandboxMode
-from grader.spec import Exercise
-from grader.submissions import read
 
 RIGHT = "import sys\nprint(sum(int(x) for x in sys.stdin.readline().split()))\n"
 SLOW = "import time\ntime.sleep(60)\n"

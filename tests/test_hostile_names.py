@@ -19,7 +19,7 @@ from conftest import COURSE
 from test_sandbox_findings import PROJECT, _system_python, _user
 
 from grader.cli import cli
-from grader.resources import Root
+from grader.model.resources import Root
 
 SOLUTION = COURSE / "reference" / "add" / "solution.py"
 
@@ -73,7 +73,7 @@ def test_a_student_file_whose_name_is_not_utf8_is_checked(course: Root, tmp_path
 
 LIST_CLASS = """
 import json, sys
-from grader.batch import discover
+from grader.running.batch import discover
 print(json.dumps([[s.name, s.problem] for s in discover([sys.argv[1]])]))
 """
 

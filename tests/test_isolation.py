@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from conftest import COURSE, ONE_QUANTIZE_CASE, SCRIPTS, TESTS, PlanFactory
 
-from grader.grading import grade_many
+from grader.model.spec import Exercise
+from grader.running.grading import grade_many
 from grader.sandbox import Isolation, Limits, Sandbox, SandboxMode
-from grader.spec import Exercise
 
 PROBE = r"""
 import atexit, json, random, sys, threading

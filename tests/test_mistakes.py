@@ -12,13 +12,13 @@ from click.testing import CliRunner
 from conftest import COURSE
 
 from grader.cli import cli
-from grader.grading import grade_many
 from grader.judging.records import Verdict, Visibility
-from grader.material import material
-from grader.plan import prepare
-from grader.resources import Root
+from grader.model.material import material
+from grader.model.resources import Root
+from grader.model.spec import load_exercise
+from grader.running.grading import grade_many
+from grader.running.plan import prepare
 from grader.sandbox import Sandbox
-from grader.spec import load_exercise
 
 
 def _report(script: Path) -> dict[str, object]:
@@ -92,9 +92,9 @@ def test_a_damaged_mistakes_file_counts_as_none(tmp_path: Path, damage: dict[str
     wrong answer matched: its docstring says a broken file counts as none."""
     import shutil
 
-    from grader.mistakes import load
-    from grader.resources import Root, RootKind
-    from grader.spec import load_exercise
+    from grader.model.known_mistakes import load
+    from grader.model.resources import Root, RootKind
+    from grader.model.spec import load_exercise
 
     shutil.copytree(COURSE, tmp_path / "c")
     add = load_exercise("add", Root(tmp_path / "c", RootKind.EXPLICIT))
@@ -111,7 +111,7 @@ def test_an_output_two_mistakes_share_names_neither() -> None:
     """On a case where two known mistakes print the same thing, the output is no evidence of
     either: the diagnosis named the wrong one 7 times in 29 (issue 24)."""
     from grader.judging.compare import digest
-    from grader.mistakes import contents
+    from grader.model.known_mistakes import contents
 
     outputs = {
         "half_up": {"03": "2\n", "05": "7\n"},

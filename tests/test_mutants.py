@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from grader.cli import cli
-from grader.mutants import mutants
+from grader.teacher.mutants import mutants
 
 EVERY_OPERATOR = '''\
 """A docstring is never mutated."""

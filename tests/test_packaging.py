@@ -122,7 +122,7 @@ def test_installed_wheel_grades_from_any_directory(dist: Path, tmp_path: Path) -
         [
             sys.executable,
             "-c",
-            "from grader.resources import find_root; print(find_root(environ={}).kind)",
+            "from grader.model.resources import find_root; print(find_root(environ={}).kind)",
         ],
         cwd=elsewhere,
         env=env,
@@ -141,7 +141,8 @@ def test_the_grader_never_imports_numpy_and_help_skips_what_it_does_not_need() -
         "except SystemExit:\n"
         "    pass\n"
         "assert 'rich' not in sys.modules, 'help imported rich'\n"
-        "for heavy in ('grader.sandbox', 'grader.judging.records', 'grader.config', 'yaml'):\n"
+        "heavies = ('grader.sandbox', 'grader.judging.records', 'grader.model.config', 'yaml')\n"
+        "for heavy in heavies:\n"
         "    assert heavy not in sys.modules, f'help imported {heavy}'\n"
         "try:\n"
         f"    cli(['quantize', {str(script('quantize_student.py'))!r}, '--format', 'rich'])\n"

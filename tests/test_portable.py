@@ -23,11 +23,11 @@ from pathlib import Path
 import pytest
 from conftest import SCRIPTS, TESTS
 
-from grader.grading import grade
 from grader.judging.errors import InternalError
-from grader.plan import prepare
+from grader.model.spec import Exercise
+from grader.running.grading import grade
+from grader.running.plan import prepare
 from grader.sandbox import LimitHit, Limits, Sandbox, SandboxMode, SandboxUnavailable, portable
-from grader.spec import Exercise
 
 PYTHON = sys.executable
 # the test's own, which the macOS shim takes from the grader (None on a real macOS)

@@ -11,15 +11,15 @@ import pytest
 from conftest import ONE_QUANTIZE_CASE, Golden, PlanFactory, script
 from rich.console import Console
 
-from grader.grading import grade
 from grader.judging.compare import TokenComparator
 from grader.judging.records import Case, CaseOutcome, FuzzOutcome, Report, Verdict, Visibility
-from grader.plan import Plan
+from grader.model.spec import Exercise
 from grader.render import FORMATS, choose, render
 from grader.render.escape import safe
 from grader.render.github import render_github_summary
 from grader.render.text import fuzz_details, render_text
-from grader.spec import Exercise
+from grader.running.grading import grade
+from grader.running.plan import Plan
 
 
 def _outcome(

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from conftest import PlanFactory
 
-from grader.grading import grade
-from grader.judging.text import MESSAGE_MOST, TEXT_MOST, clip
+from grader.judging.printed import MESSAGE_MOST, TEXT_MOST, clip
+from grader.model.spec import Exercise
 from grader.render import FORMATS, render
-from grader.spec import Exercise
+from grader.running.grading import grade
 
 CRASH_WITH_A_HUGE_LINE = 'import sys\nsys.stderr.write("E" * 900_000 + "\\n")\nsys.exit(1)\n'
 FLOOD = 'import sys\nprint("x" * 900_000)\nsys.stderr.write("y" * 900_000)\n'
@@ -55,7 +55,7 @@ def test_clip_keeps_head_and_tail(text: str, most: int, kept: str) -> None:
 def test_a_reason_listing_a_folders_files_is_capped(tmp_path: Path) -> None:
     """Red team: a student folder of 20,000 .py files gave a 5 MB error row (the reason lists
     every file) in the CSV, JSON, JUnit and the log line."""
-    from grader.batch import discover
+    from grader.running.batch import discover
 
     room = tmp_path / "class" / "mallory"
     room.mkdir(parents=True)

@@ -23,14 +23,14 @@ from typing import Any
 import pytest
 from conftest import ONE_QUANTIZE_CASE, SCRIPTS, TESTS
 
-from grader.grading import grade
 from grader.judging.errors import InternalError
 from grader.judging.records import Verdict
-from grader.plan import Plan, hidden_from_runs, prepare
-from grader.resources import Root
+from grader.model.resources import Root
+from grader.model.spec import Exercise
+from grader.running.grading import grade
+from grader.running.plan import Plan, hidden_from_runs, prepare
 from grader.sandbox import Layer, Limits, Sandbox, SandboxMode, SandboxUnavailable, cgroups
 from grader.sandbox.allowed import others_can_read
-from grader.spec import Exercise
 
 ATTACKS = TESTS / "attacks"
 PROJECT = TESTS.parent

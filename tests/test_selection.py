@@ -10,7 +10,7 @@ import pytest
 
 from grader.judging.errors import UsageError
 from grader.judging.records import Case, CaseOutcome, Report, Verdict
-from grader.selection import (
+from grader.running.selection import (
     LAST_FAILED_KEPT,
     cache_dir,
     last_failed,

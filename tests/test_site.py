@@ -27,13 +27,13 @@ import pytest
 from click.testing import CliRunner
 from conftest import SCRIPTS
 
-from grader.cases import own_cases, public_folder, secret_folder
 from grader.cli import cli
-from grader.grading import grade
 from grader.judging.grouping import Grouping, Placement
-from grader.plan import prepare
-from grader.resources import Root
-from grader.spec import load_exercise
+from grader.model.cases import own_cases, public_folder, secret_folder
+from grader.model.resources import Root
+from grader.model.spec import load_exercise
+from grader.running.grading import grade
+from grader.running.plan import prepare
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

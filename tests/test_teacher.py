@@ -11,13 +11,13 @@ import pytest
 from click.testing import CliRunner, Result
 from conftest import DATA, Golden
 
-from grader.cases import own_cases
 from grader.cli import cli
 from grader.judging.records import Visibility
-from grader.resources import Root
+from grader.model.cases import own_cases
+from grader.model.resources import Root
+from grader.model.spec import load_exercise
 from grader.sandbox import Sandbox
-from grader.spec import load_exercise
-from grader.verify import Status, Verification, judges_limit_s, margin_status, verify
+from grader.teacher.verify import Status, Verification, judges_limit_s, margin_status, verify
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -97,8 +97,8 @@ def test_verify_grades_again_alone_what_a_busy_machine_made_a_grader_error(
     verify's own pool). A grader error is the machine's, never a script's verdict."""
     from dataclasses import replace as replaced
 
-    from grader import grading
     from grader.judging.records import Verdict
+    from grader.running import grading
 
     real = grading.grade_many
     regraded: list[tuple[str, int]] = []
@@ -124,8 +124,8 @@ def test_verify_grades_again_alone_what_a_busy_machine_made_a_grader_error(
         regraded.append((Path(script).name, plan.jobs))
         return real_grade(plan, script)
 
-    monkeypatch.setattr("grader.verify.grade_many", busy_the_first_time)
-    monkeypatch.setattr("grader.verify.grade", grade)
+    monkeypatch.setattr("grader.teacher.verify.grade_many", busy_the_first_time)
+    monkeypatch.setattr("grader.teacher.verify.grade", grade)
     result = verify("add", course_copy, sandbox=sandbox)
     assert check(result, "wrong solutions") == "ok 2 fail as they declare"
     assert ("drops_last_number.py", 1) in regraded  # alone: one run at a time

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.resources import Root
+from grader.model.resources import Root
 
 pytestmark = pytest.mark.slow
 

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from conftest import ONE_QUANTIZE_CASE, PlanFactory, script
 
-from grader.compiling import PROGRAM
-from grader.grading import grade
 from grader.judging.records import CaseOutcome, Verdict
-from grader.plan import Plan
+from grader.model.spec import Exercise
+from grader.running.compiling import PROGRAM
+from grader.running.grading import grade
+from grader.running.plan import Plan
 from grader.sandbox import LimitHit, Limits, RunResult, Sandbox
-from grader.spec import Exercise
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
-"""The rule that tells a title, hint or known mistake cut off mid-sentence (grader/wording.py),
-as a table; and ``grade verify`` failing an exercise on one."""
+"""The rule that tells a title, hint or known mistake cut off mid-sentence
+(grader/teacher/wording.py), as a table; and ``grade verify`` failing an exercise on one."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from grader.material import _wrong
-from grader.resources import Root
+from grader.model.material import _wrong
+from grader.model.resources import Root
 from grader.sandbox import Sandbox
-from grader.verify import Status, verify
-from grader.wording import cut_off
+from grader.teacher.verify import Status, verify
+from grader.teacher.wording import cut_off
 
 
 @pytest.mark.parametrize(

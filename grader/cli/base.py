@@ -21,10 +21,10 @@ from .. import ROOT_ENV, __version__
 from ..judging.errors import ExitCode, GraderError, UsageError
 
 if TYPE_CHECKING:
-    from ..plan import Plan
-    from ..resources import Root
+    from ..model.resources import Root
+    from ..model.spec import Exercise
+    from ..running.plan import Plan
     from ..sandbox import Sandbox, SandboxMode
-    from ..spec import Exercise
 
 DEFAULT_COMMAND = "check"
 F = TypeVar("F", bound=Callable[..., Any])
@@ -63,7 +63,7 @@ class DefaultGroup(click.Group):
         if args and args[0] == "help":  # grade help [COMMAND], as git and pip take it
             topic = [word for word in args[1:2] if word != "help"]
             if topic and topic[0] not in self.commands:
-                from ..judging.text import closest
+                from ..judging.printed import closest
 
                 close = closest(topic[0], self.commands)
                 hint = f"; did you mean 'grade help {close}'?" if close else ""
@@ -71,7 +71,7 @@ class DefaultGroup(click.Group):
             args = [*topic, "--help"]
         lone = len(args) == 1 and args[0] not in self.commands and not args[0].startswith("-")
         if lone and not ctx.resilient_parsing and args[0] not in _exercises_here():
-            from ..judging.text import closest
+            from ..judging.printed import closest
 
             close = closest(args[0], self.commands)
             hint = f"did you mean 'grade {close}'? " if close else ""
@@ -158,7 +158,7 @@ _GROUP_OPTIONS = ("--help", "-h", "--version", "-V")
 
 def _exercises_here() -> tuple[str, ...]:
     """The exercises of the course this command would use (none if it cannot tell)."""
-    from ..spec import exercise_names
+    from ..model.spec import exercise_names
 
     try:
         return exercise_names(_find_root(None, environ=os.environ))
@@ -170,7 +170,7 @@ def complete_exercises(
     ctx: click.Context, param: click.Parameter | None, incomplete: str
 ) -> list[CompletionItem]:
     """Exercise names for shell completion, from the course the command would use."""
-    from ..spec import exercise_names
+    from ..model.spec import exercise_names
 
     try:
         where = _find_root(ctx.params.get("root"), environ=os.environ)
@@ -219,7 +219,7 @@ def resolve_root(root: Path | None) -> Root:
 
 
 def _find_root(root: Path | None, *, environ: Mapping[str, str]) -> Root:
-    from ..resources import find_root  # its config parsing (tomllib) is not for --help
+    from ..model.resources import find_root  # its config parsing (tomllib) is not for --help
 
     return find_root(root, environ=environ)
 
@@ -271,7 +271,7 @@ def _say(notice: str | None) -> None:
 
 
 def load(exercise: str, root: Path | None) -> Exercise:
-    from ..spec import load_exercise
+    from ..model.spec import load_exercise
 
     return load_exercise(exercise, resolve_root(root))
 
@@ -305,7 +305,7 @@ def plan_for(
     if Isolation(isolation) is Isolation.FORK:  # numpy's import overlaps the grader's own
         cpus = usable_cpus()
         Sandbox.start_servers(exercise.preload, min(jobs or config.jobs or cpus, cpus))
-    from ..plan import prepare
+    from ..running.plan import prepare
 
     plan = prepare(
         exercise,
@@ -315,7 +315,7 @@ def plan_for(
         jobs=jobs or config.jobs,
         isolation=Isolation(isolation),
     )
-    from ..resources import RootKind
+    from ..model.resources import RootKind
 
     root = exercise.root
     if root.kind is RootKind.COURSE:  # found by walking up: say which, it may not be the one meant
@@ -323,7 +323,7 @@ def plan_for(
     if plan.sandbox is not None:
         _say_sandbox(plan.sandbox, verbose)
     if cases_dir is None:
-        from ..cases import secret_cases_elsewhere
+        from ..model.cases import secret_cases_elsewhere
 
         elsewhere = secret_cases_elsewhere(exercise)
         if elsewhere:
@@ -336,7 +336,7 @@ def refuse_own_course(exercise: Exercise, submissions: Sequence[Path], mode: San
     repository committing a grade.toml and one easy case would grade itself (--root names the
     course to use)."""
     root = exercise.root
-    from ..resources import RootKind
+    from ..model.resources import RootKind
     from ..sandbox import SandboxMode
 
     if mode is not SandboxMode.STRICT or root.kind is not RootKind.COURSE:
@@ -352,7 +352,7 @@ def refuse_own_course(exercise: Exercise, submissions: Sequence[Path], mode: San
 
 def teacher_sandbox(where: Root, sandbox_mode: str | None) -> Sandbox:
     """The sandbox for running a root's references and solutions; says what it lacks here."""
-    from ..plan import open_sandbox
+    from ..running.plan import open_sandbox
 
     sandbox = open_sandbox(where, mode=_mode(sandbox_mode, where))
     _say_sandbox(sandbox, verbose=False)
@@ -379,6 +379,6 @@ def cli() -> None:
     Exit status: 0 all cases passed, 1 some case failed, 2 usage error,
     3 broken exercise definition, 4 grader error.
     """
-    from ..resources import shared_install
+    from ..model.resources import shared_install
 
     _say(shared_install())

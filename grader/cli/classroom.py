@@ -26,7 +26,7 @@ from .base import (
 )
 
 if TYPE_CHECKING:
-    from ..gradebook import Gradebook
+    from ..running.gradebook import Gradebook
 
 
 @cli.command()
@@ -112,11 +112,11 @@ def batch(
     a row (whatever its score), 4 on a grader error, 130, 143 or 129 when
     interrupted (Ctrl-C, SIGTERM, SIGHUP).
     """
-    from .. import batch as batching
     from ..files import refuse_overwriting, write_atomically
-    from ..gradebook import Entry, Journal
     from ..judging.errors import UsageError
     from ..render import classbook
+    from ..running import batch as batching
+    from ..running.gradebook import Entry, Journal
     from .progress import batch_progress
 
     part = batching.parse_shard(shard) if shard is not None else None
@@ -230,9 +230,9 @@ def _paths_command(exercise: str, book: Gradebook) -> str:
 def merge(out: Path, inputs: tuple[Path, ...], csv_file: Path | None, allow_partial: bool) -> None:
     """Join the JSON gradebooks of grade batch --shard runs (INPUTS) into --output."""
     from ..files import refuse_overwriting, write_atomically
-    from ..gradebook import Gradebook, merge
     from ..judging.errors import GraderError, UsageError
     from ..render import classbook
+    from ..running.gradebook import Gradebook, merge
 
     refuse_overwriting([out, csv_file], inputs, "an input of merge")
     if out.is_file():  # -o s1.json with s1 not among the inputs: still a shard's own

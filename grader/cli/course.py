@@ -22,7 +22,7 @@ def init_command(folder: Path, ci: tuple[str, ...]) -> None:
 
     Inside it (or any folder below), every grade command uses the course.
     """
-    from ..course import init_course
+    from ..publish.init_course import init_course
 
     written = init_course(folder, ci=ci)
     click.echo(f"created a course in {folder.absolute()}:")
@@ -45,7 +45,7 @@ def package_group() -> None:
 def package_student_command(out: Path, exercises: tuple[str, ...], root: Path | None) -> None:
     """A wheel in folder OUT: the grader, the specs, the public cases; no secret case, no
     reference. Students: pip install OUT/*.whl, then grade EXERCISE FILE."""
-    from ..packaging import package_student
+    from ..publish.packaging import package_student
 
     built = package_student(resolve_root(root), out, exercises)
     click.echo(str(built.path))
@@ -63,7 +63,7 @@ def package_student_command(out: Path, exercises: tuple[str, ...], root: Path | 
 def package_gradescope_command(out: Path, exercise: str | None, root: Path | None) -> None:
     """Gradescope's autograder zip OUT: setup.sh, run_autograder and the pinned grader with
     every case, secret ones included. Upload it as the assignment's autograder."""
-    from ..packaging import package_gradescope
+    from ..publish.packaging import package_gradescope
 
     built = package_gradescope(resolve_root(root), out, exercise)
     click.echo(str(built.path))
@@ -101,7 +101,7 @@ def site_command(
 ) -> None:
     """A static practice site in OUT: per exercise the statement, an editor, and Run/Grade on
     the public cases, graded in the browser by this grader's own comparator."""
-    from ..site import build
+    from ..publish.site import build
 
     site = build(resolve_root(root), out, exercises, pyodide_url=pyodide_url)
     click.echo(f"{site.folder / 'index.html'} ({len(site.exercises)} exercise(s))")

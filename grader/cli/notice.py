@@ -16,8 +16,8 @@ from collections.abc import Mapping
 
 from ..files import write_atomically
 from ..judging.errors import GraderError
+from ..running.selection import cache_dir
 from ..sandbox import Sandbox, SandboxMode
-from ..selection import cache_dir
 
 # Set by the CI services students and courses use (GitHub, GitLab, Gradescope's autograder runs
 # without one: its images are Linux containers with root, which get the whole line anyway)

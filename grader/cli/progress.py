@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-from ..gradebook import Entry
+from ..running.gradebook import Entry
 
 
 @contextmanager

@@ -26,10 +26,10 @@ from .base import (
 
 if TYPE_CHECKING:
     from ..judging.records import Feedback, FuzzOutcome
-    from ..material import Material
-    from ..plan import Plan
-    from ..spec import Exercise
-    from ..submissions import Submission
+    from ..model.material import Material
+    from ..model.spec import Exercise
+    from ..running.plan import Plan
+    from ..running.submissions import Submission
     from .live import Live
 
 
@@ -128,12 +128,12 @@ def check(
     from dataclasses import replace
     from functools import partial
 
-    from .. import selection
     from ..files import refuse_overwriting
-    from ..grading import grade
     from ..judging.errors import UsageError
-    from ..judging.text import path_text
-    from ..submissions import check_submission
+    from ..judging.printed import path_text
+    from ..running import selection
+    from ..running.grading import grade
+    from ..running.submissions import check_submission
 
     if quiet and verbose:
         raise UsageError("-q and -v ask for opposite things: give one")
@@ -208,7 +208,7 @@ def check(
 
 def _fuzz_material(spec: Exercise) -> Material:
     from ..judging.errors import GraderError, UsageError
-    from ..material import material
+    from ..model.material import material
 
     try:
         return material(spec)
@@ -232,7 +232,7 @@ def _save_case_command(
     input whatever the machine and the number of runs at once)."""
     import shlex
 
-    from ..judging.text import path_text
+    from ..judging.printed import path_text
 
     words = ["grade", exercise, submission, "--fuzz", str(count), "--seed", str(seed)]
     if root is not None:
@@ -247,8 +247,8 @@ def _fuzz(
 ) -> FuzzOutcome:
     from dataclasses import replace
 
-    from ..fuzz import fuzz
-    from ..judging.text import path_text
+    from ..judging.printed import path_text
+    from ..teacher.fuzz import fuzz
 
     teacher = _fuzz_material(plan.exercise)
     found = fuzz(plan, teacher, checked, count=count, seed=seed)
@@ -256,7 +256,7 @@ def _fuzz(
         return found
     if save_case is None:
         return replace(found, save_case=command)
-    from ..authoring import add_case
+    from ..teacher.authoring import add_case
 
     added = add_case(plan.exercise, save_case, found.finding.case.input, runner=plan.runner)
     saved = path_text((added.folder / save_case).absolute())
@@ -290,7 +290,7 @@ def _live(
 def list_exercises(root: Path | None) -> None:
     """List the exercises with their titles (a broken one is reported, the others listed)."""
     from ..judging.errors import ExerciseError, ExitCode
-    from ..spec import exercise_names, load_exercise
+    from ..model.spec import exercise_names, load_exercise
 
     where = resolve_root(root)
     names = exercise_names(where)
@@ -319,11 +319,11 @@ def list_exercises(root: Path | None) -> None:
 @root_option
 def show(exercise: str, samples_dir: Path | None, root: Path | None) -> None:
     """Print EXERCISE's statement and its sample cases."""
-    from ..cases import case_files, exercise_cases
     from ..files import write_atomically
+    from ..judging.printed import decode
     from ..judging.records import SHOWS_DETAILS
-    from ..judging.text import decode
-    from ..spec import load_exercise
+    from ..model.cases import case_files, exercise_cases
+    from ..model.spec import load_exercise
 
     spec = load_exercise(exercise, resolve_root(root))
     click.echo(f"{spec.title} ({spec.name})\n")
@@ -370,9 +370,9 @@ def run_command(
     copy), also the reference's output and how the two compare.
     """
     from ..judging.errors import UsageError
-    from ..playground import try_input
     from ..render.escape import log_safe
-    from ..submissions import check_submission
+    from ..running.submissions import check_submission
+    from ..teacher.playground import try_input
 
     spec = load(exercise, root)
     script = check_submission(submission)

@@ -21,9 +21,9 @@ from .base import (
 
 if TYPE_CHECKING:
     from ..judging.records import Visibility
-    from ..resources import Root
+    from ..model.resources import Root
+    from ..model.spec import Exercise
     from ..sandbox import Sandbox
-    from ..spec import Exercise
 
 # the names of records.Visibility, written out: importing records costs `grade --help` ~12 ms
 # (tests/test_cli.py checks they agree)
@@ -40,10 +40,10 @@ VISIBILITIES = ("visible", "hidden", "after_due_date")
 def regen(exercise: str, check_only: bool, sandbox_mode: str | None, root: Path | None) -> None:
     """Recompute EXERCISE's expected outputs (.out files) from the reference solution, and
     what its known-wrong solutions print on the cases (mistakes.json, for diagnosis)."""
-    from .. import mistakes
-    from ..cases import secret_counts_file
-    from ..expected import regenerate, stale_outputs
-    from ..spec import load_exercise
+    from ..model import known_mistakes
+    from ..model.cases import secret_counts_file
+    from ..model.spec import load_exercise
+    from ..teacher.expected import regenerate, stale_outputs
 
     where = resolve_root(root)
     spec = load_exercise(exercise, where)
@@ -61,7 +61,7 @@ def regen(exercise: str, check_only: bool, sandbox_mode: str | None, root: Path 
             click.echo(matches, err=True)
         return
     counts = secret_counts_file(spec)
-    stale_mistakes = mistakes.stale({**_derived(spec, sandbox), **counts})
+    stale_mistakes = known_mistakes.stale({**_derived(spec, sandbox), **counts})
     for path in stale_mistakes:
         what = (
             "the number of secret cases has changed"
@@ -111,8 +111,8 @@ def verify_command(
     is what the reference prints; no title, hint or known mistake is cut off
     mid-sentence. Exit 0 only when all hold.
     """
-    from ..spec import exercise_names
-    from ..verify import verify
+    from ..model.spec import exercise_names
+    from ..teacher.verify import verify
 
     where = resolve_root(root)
     names = exercises or exercise_names(where)
@@ -120,7 +120,7 @@ def verify_command(
     results = [verify(name, where, sandbox=sandbox) for name in names]
     click.echo("\n".join(r.table() for r in results), nl=False)
     if show_clauses:
-        from ..clauses import listing
+        from ..teacher.clauses import listing
 
         click.echo("\n" + "\n".join(listing(r.exercise, r.clauses) for r in results), nl=False)
     sys.exit(ExitCode.OK if all(r.ok for r in results) else ExitCode.FAILED)
@@ -176,10 +176,10 @@ def add_case_command(
     root: Path | None,
 ) -> None:
     """Add case NAME to EXERCISE: its output comes from running the reference on it."""
-    from ..authoring import add_case
     from ..judging.errors import UsageError
-    from ..material import generate, material
-    from ..spec import load_exercise
+    from ..model.material import generate, material
+    from ..model.spec import load_exercise
+    from ..teacher.authoring import add_case
 
     where = resolve_root(root)
     spec = load_exercise(exercise, where)
@@ -213,7 +213,7 @@ def add_case_command(
 @root_option
 def new_command(exercise: str, sandbox_mode: str | None, root: Path | None) -> None:
     """Scaffold EXERCISE: spec, reference, validator, generator, a wrong solution, a case."""
-    from ..authoring import new_exercise
+    from ..teacher.authoring import new_exercise
 
     where = resolve_root(root)
     sandbox = teacher_sandbox(where, sandbox_mode)
@@ -231,8 +231,8 @@ def new_command(exercise: str, sandbox_mode: str | None, root: Path | None) -> N
 @root_option
 def rm_case_command(exercise: str, name: str, root: Path | None) -> None:
     """Remove case NAME of EXERCISE: its files and its metadata."""
-    from ..authoring import remove_case
-    from ..spec import load_exercise
+    from ..model.spec import load_exercise
+    from ..teacher.authoring import remove_case
 
     spec = load_exercise(exercise, resolve_root(root))
     for path in remove_case(spec, name):
@@ -255,8 +255,8 @@ def mv_case_command(
     exercise: str, old: str, new: str, secret: bool | None, root: Path | None
 ) -> None:
     """Rename case OLD of EXERCISE to NEW: its files and its metadata together."""
-    from ..authoring import move_case
-    from ..spec import load_exercise
+    from ..model.spec import load_exercise
+    from ..teacher.authoring import move_case
 
     spec = load_exercise(exercise, resolve_root(root))
     for path in move_case(spec, old, new, secret=secret):
@@ -303,9 +303,9 @@ def mutants_command(
     printed, ready for grade add-case; when none does, it is counted as equivalent.
     Exit 0 when every mutant some input separates is killed.
     """
-    from ..material import material
-    from ..mutants import analyse
-    from ..spec import load_exercise
+    from ..model.material import material
+    from ..model.spec import load_exercise
+    from ..teacher.mutants import analyse
     from .base import plan_for
 
     where = resolve_root(root)
@@ -336,8 +336,8 @@ def mutants_command(
 def _derived(spec: Exercise, sandbox: Sandbox) -> dict[Path, str]:
     """What mistakes.json should hold beside the cases (what the known-wrong solutions print);
     read after the .out files are written: the plan loads the cases."""
-    from ..expected import mistake_files
-    from ..plan import prepare
+    from ..running.plan import prepare
+    from ..teacher.expected import mistake_files
 
     return mistake_files(spec, prepare(spec, sandbox=sandbox))
 
@@ -345,14 +345,14 @@ def _derived(spec: Exercise, sandbox: Sandbox) -> dict[Path, str]:
 def _refresh_derived(spec: Exercise, sandbox: Sandbox) -> list[Path]:
     """What regen derives from the cases, again, after they changed: mistakes.json and
     secret-cases.json (how many secret cases there are)."""
-    from .. import mistakes
-    from ..cases import secret_counts_file
+    from ..model import known_mistakes
+    from ..model.cases import secret_counts_file
 
-    return mistakes.write({**_derived(spec, sandbox), **secret_counts_file(spec)})
+    return known_mistakes.write({**_derived(spec, sandbox), **secret_counts_file(spec)})
 
 
 def _refresh_mistakes(exercise: str, where: Root, sandbox: Sandbox) -> list[Path]:
-    from ..spec import load_exercise
+    from ..model.spec import load_exercise
 
     return _refresh_derived(load_exercise(exercise, where), sandbox)
 

@@ -11,9 +11,9 @@ Pyodide in the browser.
 from __future__ import annotations
 
 from .errors import InternalError
+from .printed import decode, last_line
 from .records import Comparison, Mismatch
 from .runs import RunResult
-from .text import decode, last_line
 
 ACCEPT, REJECT = 0, 1
 

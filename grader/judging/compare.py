@@ -194,13 +194,15 @@ class Checker:
     validators): ``compare: {method: checker, options: {program: reference/NAME/check.py}}``.
 
     It runs per case, in the sandbox, so it is bound to a case's input by
-    ``grader.checker.comparator_for``; called unbound, it is a grader bug.
+    ``grader.running.checker_runs.comparator_for``; called unbound, it is a grader bug.
     """
 
     program: str  # relative to the course folder
 
     def __call__(self, expected: str, got: str) -> Comparison:
-        raise TypeError("a checker compares through grader.checker.comparator_for(plan, case)")
+        raise TypeError(
+            "a checker compares through grader.running.checker_runs.comparator_for(plan, case)"
+        )
 
 
 def _checker(options: Mapping[str, Any]) -> Comparator:

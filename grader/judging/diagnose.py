@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .compare import normalise
+from .printed import last_line
 from .records import CaseOutcome, Mismatch, Verdict
-from .text import last_line
 
 _MISSING_MODULE = re.compile(r"^ModuleNotFoundError: No module named '([A-Za-z_][\w]*)'")
 # What a printed list, tuple or numpy array looks like at the start of a line

@@ -31,7 +31,7 @@ class UsageError(GraderError):
 
 class UnknownExercise(UsageError):
     def __init__(self, name: str, known: tuple[str, ...]) -> None:
-        from .text import closest
+        from .printed import closest
 
         self.name = name
         self.known = known

@@ -15,8 +15,8 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from .printed import last_line
 from .records import CaseFeedback, Verdict
-from .text import last_line
 
 Signature = tuple[Hashable, ...]
 

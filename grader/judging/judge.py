@@ -8,9 +8,9 @@ import traceback
 
 from .compare import Comparator
 from .errors import GraderError
+from .printed import decode, last_line
 from .records import Case, CaseOutcome, Comparison, Verdict
 from .runs import LimitHit, Limits, RunResult
-from .text import decode, last_line
 from .timing import Clock, TimeVerdict, time_message
 
 

@@ -1,5 +1,6 @@
 """Known mistakes, recognised: a case's known-wrong outputs, by digest, and what each models.
-Loading and writing them (``mistakes.json`` beside the cases) is ``grader.mistakes``'s."""
+Loading and writing them (``mistakes.json`` beside the cases) is
+``grader.model.known_mistakes``'s."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from typing import Protocol
 
 from ._compat import StrEnum
 from .errors import ExitCode
-from .text import LINE_MOST, MESSAGE_MOST, TEXT_MOST, clip, decode
+from .printed import LINE_MOST, MESSAGE_MOST, TEXT_MOST, clip, decode
 
 
 class Verdict(StrEnum):

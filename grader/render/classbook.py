@@ -12,7 +12,7 @@ from .escape import log_safe, markdown_text, safe
 from .score import score_words
 
 if TYPE_CHECKING:
-    from ..gradebook import Entry, Gradebook
+    from ..running.gradebook import Entry, Gradebook
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would run as a formula
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..judging.errors import InternalError, MachineBusy
+from ..judging.printed import decode, last_line
 from ..judging.runs import LimitHit, Limits, RunResult
-from ..judging.text import decode, last_line
 from ..judging.timing import Clock, TimeVerdict, cpu_cap_s, time_message, time_verdict
 from . import cgroups, portable
 from ._protocol import ChildConfig, limit_fields

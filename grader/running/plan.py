@@ -8,16 +8,16 @@ import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .cases import exercise_cases
-from .judging.mistakes import Mistakes
-from .judging.records import Case
-from .judging.runs import Limits, Runner
-from .judging.timing import time_limit
-from .mistakes import load as known_mistakes
-from .resources import Root
-from .sandbox import Isolation, Sandbox, SandboxMode
-from .sandbox.cpus import usable_cpus
-from .spec import Exercise
+from ..judging.mistakes import Mistakes
+from ..judging.records import Case
+from ..judging.runs import Limits, Runner
+from ..judging.timing import time_limit
+from ..model.cases import exercise_cases
+from ..model.known_mistakes import load as known_mistakes
+from ..model.resources import Root
+from ..model.spec import Exercise
+from ..sandbox import Isolation, Sandbox, SandboxMode
+from ..sandbox.cpus import usable_cpus
 from .submissions import MAX_SUBMISSION_BYTES
 
 

@@ -14,7 +14,11 @@ from pathlib import Path
 
 import yaml
 
-from .cases import (
+from ..files import write_atomically
+from ..judging.errors import ExerciseError, UsageError
+from ..judging.records import Visibility
+from ..judging.runs import Runner
+from ..model.cases import (
     CASES_META_FILE,
     case_files,
     folder_of,
@@ -22,14 +26,10 @@ from .cases import (
     secret_folder,
     secret_meta,
 )
+from ..model.material import material, validate
+from ..model.resources import Root
+from ..model.spec import SPEC_SUFFIX, CaseMeta, Exercise, parse_case_meta, parse_yaml, read_yaml
 from .expected import reference_output, regenerate
-from .files import write_atomically
-from .judging.errors import ExerciseError, UsageError
-from .judging.records import Visibility
-from .judging.runs import Runner
-from .material import material, validate
-from .resources import Root
-from .spec import SPEC_SUFFIX, CaseMeta, Exercise, parse_case_meta, parse_yaml, read_yaml
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _TOP_LEVEL = re.compile(r"^[^\s#]")
@@ -222,7 +222,7 @@ def move_case(
     for path, text in writes:
         write_atomically(path, text)
     if fields and not (in_secret == to_secret and not in_secret):
-        from .spec import load_exercise
+        from ..model.spec import load_exercise
 
         after = load_exercise(exercise.name, exercise.root)
         for path, text in _meta_writes(after, new, fields, secret=to_secret):
@@ -335,7 +335,7 @@ def new_exercise(
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(path, text)  # Ctrl-C leaves no half a file for verify to trip on
         written.append(path)
-    from .spec import load_exercise
+    from ..model.spec import load_exercise
 
     written += [item.path for item in regenerate(load_exercise(name, root), runner=runner)]
     return written

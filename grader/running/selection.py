@@ -11,9 +11,9 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .files import write_atomically
-from .judging.errors import UsageError
-from .judging.records import Case, Report
+from ..files import write_atomically
+from ..judging.errors import UsageError
+from ..judging.records import Case, Report
 
 LAST_FAILED = "lastfailed.json"
 # Submissions remembered, the latest graded: --lf is about what one is working on now, and

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .config import CONFIG_FILE, has_config
-from .files import write_atomically
-from .judging.errors import UsageError
+from ..files import write_atomically
+from ..judging.errors import UsageError
+from ..model.config import CONFIG_FILE, has_config
 from .packaging import grader_wheel
 
 # Where the course keeps the grader its CI installs: grade is on no package index, and the CI

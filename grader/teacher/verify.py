@@ -14,16 +14,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..judging._compat import StrEnum
+from ..judging.errors import ExerciseError, GraderError
+from ..judging.records import Case, Report, Verdict
+from ..model.material import Material, WrongSolution, material, validate
+from ..model.resources import Root
+from ..model.spec import Exercise, load_exercise
+from ..running.grading import grade, grade_many
+from ..running.plan import Plan, prepare
+from ..sandbox import Sandbox
 from .clauses import Exercised, exercised
-from .grading import grade, grade_many
-from .judging._compat import StrEnum
-from .judging.errors import ExerciseError, GraderError
-from .judging.records import Case, Report, Verdict
-from .material import Material, WrongSolution, material, validate
-from .plan import Plan, prepare
-from .resources import Root
-from .sandbox import Sandbox
-from .spec import Exercise, load_exercise
 from .wording import cut_off
 
 # The time limit, set as judges set it: a multiple of the slowest correct solution's time on
@@ -131,14 +131,16 @@ def _mistakes(
     exercise: Exercise, wrong: Sequence[WrongSolution], reports: Sequence[Report]
 ) -> Check:
     """Whether mistakes.json (what diagnosis compares a student's output with) is current."""
-    from . import mistakes
-    from .cases import secret_counts_file
+    from ..model import known_mistakes
+    from ..model.cases import secret_counts_file
 
     if not wrong:
         return Check("known mistakes", Status.WARN, "no known-wrong solution to recognise")
-    printed = mistakes.wrong_answers({w.path.stem: r for w, r in zip(wrong, reports, strict=True)})
-    files = mistakes.wanted(exercise, printed, {w.path.stem: w.mistake for w in wrong})
-    stale = mistakes.stale({**files, **secret_counts_file(exercise)})
+    printed = known_mistakes.wrong_answers(
+        {w.path.stem: r for w, r in zip(wrong, reports, strict=True)}
+    )
+    files = known_mistakes.wanted(exercise, printed, {w.path.stem: w.mistake for w in wrong})
+    stale = known_mistakes.stale({**files, **secret_counts_file(exercise)})
     if stale:
         return Check(  # a nicety for students: never what makes an exercise fail
             "known mistakes",

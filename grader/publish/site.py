@@ -12,19 +12,20 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cases import own_cases
-from .files import write_atomically
-from .judging.compare import Checker
-from .judging.text import decode
-from .judging.timing import browser_limit_s
-from .mistakes import load as known_mistakes
-from .resources import Root
-from .spec import exercise_names, load_exercise, read_yaml
+from .. import PACKAGE_DIR
+from ..files import write_atomically
+from ..judging.compare import Checker
+from ..judging.printed import decode
+from ..judging.timing import browser_limit_s
+from ..model.cases import own_cases
+from ..model.known_mistakes import load as known_mistakes
+from ..model.resources import Root
+from ..model.spec import exercise_names, load_exercise, read_yaml
 
 PYODIDE_URL = "https://cdn.jsdelivr.net/pyodide/v0.27.2/full/"
-_ASSETS = Path(__file__).with_name("site_assets")
+_ASSETS = PACKAGE_DIR / "site_assets"
 # the browser's judge is the judging package itself, copied whole: it imports nothing else
-_JUDGING = Path(__file__).with_name("judging")
+_JUDGING = PACKAGE_DIR / "judging"
 
 
 @dataclass(frozen=True)

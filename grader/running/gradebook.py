@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .files import write_atomically
-from .judging.errors import ExitCode, UsageError
-from .judging.records import Feedback
-from .render.json import SCHEMA_VERSION, feedback_from_dict, to_dict
+from ..files import write_atomically
+from ..judging.errors import ExitCode, UsageError
+from ..judging.records import Feedback
+from ..render.json import SCHEMA_VERSION, feedback_from_dict, to_dict
 
 KIND = "grade-gradebook"
 JOURNAL_KIND = "grade-journal"

@@ -12,8 +12,8 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .judging._compat import READ_UNLINKED
-from .judging.errors import SubmissionError
+from ..judging._compat import READ_UNLINKED
+from ..judging.errors import SubmissionError
 
 MAX_SUBMISSION_BYTES = 1 << 20  # a script larger than 1 MiB is not a student's exercise
 

@@ -17,9 +17,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .judging.errors import ExerciseError, InternalError
-from .judging.records import Verdict
-from .judging.text import decode, last_line
+from ..judging.errors import ExerciseError, InternalError
+from ..judging.printed import decode, last_line
+from ..judging.records import Verdict
 from .spec import Exercise
 
 _EXPECT = re.compile(r"^expect:\s*(\w+)\s*$", re.MULTILINE)

@@ -12,10 +12,10 @@ machine kept from a CPU (a slow start on a busy laptop) is asked again, then the
 
 from __future__ import annotations
 
-from .judging.errors import InternalError
-from .judging.runs import LimitHit, Limits, Runner, RunResult
-from .judging.text import decode, last_line
-from .judging.timing import compiler_stalled
+from ..judging.errors import InternalError
+from ..judging.printed import decode, last_line
+from ..judging.runs import LimitHit, Limits, Runner, RunResult
+from ..judging.timing import compiler_stalled
 
 # Run as the submission itself (the sandbox reads no file of the grader's package): its text
 # on stdin, its name as the first argument. Prints what Python prints for a syntax error, or

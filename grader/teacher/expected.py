@@ -6,15 +6,15 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .cases import case_files, case_names, public_folder, secret_folder
-from .files import write_atomically
-from .judging.errors import ExerciseError, InternalError
-from .judging.mistakes import Mistakes
-from .judging.runs import Runner
-from .judging.text import decode, last_line
-from .material import material
-from .plan import Plan
-from .spec import Exercise
+from ..files import write_atomically
+from ..judging.errors import ExerciseError, InternalError
+from ..judging.mistakes import Mistakes
+from ..judging.printed import decode, last_line
+from ..judging.runs import Runner
+from ..model.cases import case_files, case_names, public_folder, secret_folder
+from ..model.material import material
+from ..model.spec import Exercise
+from ..running.plan import Plan
 
 
 def reference_output(exercise: Exercise, data: bytes, *, runner: Runner) -> str:
@@ -63,12 +63,14 @@ def regenerate(exercise: Exercise, *, runner: Runner) -> tuple[Stale, ...]:
 def mistake_files(exercise: Exercise, plan: Plan) -> dict[Path, str]:
     """What ``mistakes.json`` should hold beside the cases: each known-wrong solution's wrong
     answers on them, as digests (``mistakes.py``)."""
-    from . import mistakes
-    from .grading import grade_many
+    from ..model import known_mistakes
+    from ..running.grading import grade_many
 
     wrong = material(exercise).wrong_solutions()
     if not wrong:
         return {}
     reports = grade_many(replace(plan, mistakes=Mistakes()), [w.path for w in wrong])
-    printed = mistakes.wrong_answers({w.path.stem: r for w, r in zip(wrong, reports, strict=True)})
-    return mistakes.wanted(exercise, printed, {w.path.stem: w.mistake for w in wrong})
+    printed = known_mistakes.wrong_answers(
+        {w.path.stem: r for w, r in zip(wrong, reports, strict=True)}
+    )
+    return known_mistakes.wanted(exercise, printed, {w.path.stem: w.mistake for w in wrong})

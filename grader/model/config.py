@@ -14,8 +14,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from .judging.errors import ExerciseError
-from .judging.text import closest
+from ..judging.errors import ExerciseError
+from ..judging.printed import closest
 
 if sys.version_info >= (3, 11):
     import tomllib

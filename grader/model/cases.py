@@ -13,8 +13,8 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from .judging.errors import ExerciseError
-from .judging.records import Case, Visibility
+from ..judging.errors import ExerciseError
+from ..judging.records import Case, Visibility
 from .spec import CaseMeta, Exercise, parse_case_meta, read_yaml
 
 CASES_META_FILE = "cases.yaml"

@@ -21,8 +21,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__
-from .cases import (
+from .. import PACKAGE_DIR, __version__
+from ..files import write_atomically
+from ..judging.compare import Checker
+from ..judging.errors import UsageError
+from ..model.cases import (
     CASES_META_FILE,
     PUBLIC,
     SECRET,
@@ -33,13 +36,10 @@ from .cases import (
     public_folder,
     secret_folder,
 )
-from .config import CONFIG_FILE
-from .files import write_atomically
-from .judging.compare import Checker
-from .judging.errors import UsageError
-from .mistakes import MISTAKES_FILE
-from .resources import Root
-from .spec import Exercise, exercise_names, load_exercise
+from ..model.config import CONFIG_FILE
+from ..model.known_mistakes import MISTAKES_FILE
+from ..model.resources import Root
+from ..model.spec import Exercise, exercise_names, load_exercise
 
 # What the grader needs installed beside it: the same as pyproject.toml's (a test keeps them
 # equal). numpy is for students' scripts.
@@ -76,7 +76,7 @@ def _dist_name(root: Root) -> str:
 
 
 def _grader_files() -> Iterator[tuple[str, bytes]]:
-    package = Path(__file__).resolve().parent
+    package = PACKAGE_DIR
     for path in sorted(package.rglob("*")):
         relative = path.relative_to(package)
         # the code, and the practice site's page assets (grade site writes them out)

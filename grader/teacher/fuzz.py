@@ -20,14 +20,14 @@ from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
+from ..judging.errors import GraderError
+from ..judging.records import Case, CaseOutcome, FuzzOutcome, Verdict
+from ..model.material import Material, generate, validate
+from ..model.spec import ShrinkUnits
+from ..running.grading import run_case
+from ..running.plan import Plan
+from ..running.submissions import Submission
 from .expected import reference_output
-from .grading import run_case
-from .judging.errors import GraderError
-from .judging.records import Case, CaseOutcome, FuzzOutcome, Verdict
-from .material import Material, generate, validate
-from .plan import Plan
-from .spec import ShrinkUnits
-from .submissions import Submission
 
 T = TypeVar("T")
 LINES_AND_TOKENS = ShrinkUnits()  # what an exercise shrinks by unless its spec says otherwise

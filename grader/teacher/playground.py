@@ -6,15 +6,15 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass, replace
 
+from ..judging.errors import ExitCode, GraderError
+from ..judging.judge import RIGHT_ANYWAY
+from ..judging.records import SHOWS_DETAILS, Case, CaseOutcome, Comparison, Verdict
+from ..model.material import Material, material, validate
+from ..render.escape import safe
+from ..running.grading import run_case
+from ..running.plan import Plan
+from ..running.submissions import Submission
 from .expected import reference_output
-from .grading import run_case
-from .judging.errors import ExitCode, GraderError
-from .judging.judge import RIGHT_ANYWAY
-from .judging.records import SHOWS_DETAILS, Case, CaseOutcome, Comparison, Verdict
-from .material import Material, material, validate
-from .plan import Plan
-from .render.escape import safe
-from .submissions import Submission
 
 
 @dataclass(frozen=True)

@@ -20,11 +20,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..judging.records import Case
+from ..model.material import Material, generate, validate
+from ..running.grading import grade_many
+from ..running.plan import Plan
 from .expected import reference_output
-from .grading import grade_many
-from .judging.records import Case
-from .material import Material, generate, validate
-from .plan import Plan
 
 SIZES = (1, 2, 3, 5, 8, 13, 21, 34, 55)  # generated inputs, smallest first: the first gap found
 _SWAPS: dict[type[ast.operator], tuple[type[ast.operator], ...]] = {

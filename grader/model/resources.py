@@ -19,10 +19,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import ROOT_ENV
+from .. import PACKAGE_DIR, ROOT_ENV
+from ..judging._compat import StrEnum
+from ..judging.errors import UsageError
 from .config import Config, has_config, load_config
-from .judging._compat import StrEnum
-from .judging.errors import UsageError
 
 
 class RootKind(StrEnum):
@@ -70,7 +70,7 @@ class Root:
 
 
 def _package_dir() -> Path:
-    return Path(__file__).resolve().parent
+    return PACKAGE_DIR
 
 
 PROJECT_DIST = "grade-autograder"  # this project's own distribution (pyproject.toml)

@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 
+from ..files import write_atomically
+from ..judging.compare import digest
+from ..judging.mistakes import Mistakes
+from ..judging.records import Diagnosis, Report, Verdict
 from .cases import case_names, public_folder, secret_folder
-from .files import write_atomically
-from .judging.compare import digest
-from .judging.mistakes import Mistakes
-from .judging.records import Diagnosis, Report, Verdict
 from .spec import Exercise
 
 MISTAKES_FILE = "mistakes.json"

@@ -15,11 +15,11 @@ from typing import Any
 
 import yaml
 
+from ..judging.compare import Checker, Comparator, build
+from ..judging.errors import ExerciseError, UnknownExercise
+from ..judging.records import Visibility
+from ..judging.runs import Limits
 from .config import did_you_mean
-from .judging.compare import Checker, Comparator, build
-from .judging.errors import ExerciseError, UnknownExercise
-from .judging.records import Visibility
-from .judging.runs import Limits
 from .resources import Root
 
 SPEC_SUFFIX = ".yaml"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cases import INPUT, PUBLIC, SECRET
+from ..model.cases import INPUT, PUBLIC, SECRET
 
 
 def files(name: str) -> dict[str, str]:

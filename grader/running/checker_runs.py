@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .judging.checker import checker_verdict
-from .judging.compare import Checker, Comparator
-from .judging.records import Case, Comparison
-from .judging.runs import Limits, Runner
+from ..judging.checker import checker_verdict
+from ..judging.compare import Checker, Comparator
+from ..judging.records import Case, Comparison
+from ..judging.runs import Limits, Runner
 
 if TYPE_CHECKING:
     from .plan import Plan

@@ -18,16 +18,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 from threading import Lock
 
-from .checker import comparator_for
+from ..judging.compare import Comparator
+from ..judging.diagnose import advise
+from ..judging.errors import GraderError, MachineBusy, SubmissionError
+from ..judging.judge import grader_error, judge, not_compiled, skipped
+from ..judging.printed import path_text
+from ..judging.records import Case, CaseFeedback, CaseOutcome, Course, Report, Verdict
+from ..judging.runs import RunResult
+from ..judging.timing import BUSY_RETRIES
+from .checker_runs import comparator_for
 from .compiling import compile_error
-from .judging.compare import Comparator
-from .judging.diagnose import advise
-from .judging.errors import GraderError, MachineBusy, SubmissionError
-from .judging.judge import grader_error, judge, not_compiled, skipped
-from .judging.records import Case, CaseFeedback, CaseOutcome, Course, Report, Verdict
-from .judging.runs import RunResult
-from .judging.text import path_text
-from .judging.timing import BUSY_RETRIES
 from .plan import Plan
 from .submissions import Submission, check_submission
 

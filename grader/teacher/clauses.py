@@ -14,10 +14,10 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .judging.errors import ExerciseError
-from .judging.records import Case
-from .material import TOOL_TIMEOUT_S, Material
-from .spec import Clause, Exercise
+from ..judging.errors import ExerciseError
+from ..judging.records import Case
+from ..model.material import TOOL_TIMEOUT_S, Material
+from ..model.spec import Clause, Exercise
 
 # reads {"predicates": [...], "inputs": [...]} on stdin, prints {predicate: [input index, ...]}
 # or {"missing": [...]}; the validator's folder first on sys.path, as when it runs (it checks

@@ -15,10 +15,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from ..judging.errors import UsageError
+from ..judging.printed import MESSAGE_MOST, clip, path_text
 from .gradebook import Entry, Gradebook, Shard
 from .grading import Graded, Interrupted, grade_submissions
-from .judging.errors import UsageError
-from .judging.text import MESSAGE_MOST, clip, path_text
 from .plan import Plan
 from .submissions import MAX_SUBMISSION_BYTES, Submission, linked_folder, read
 
