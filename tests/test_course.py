@@ -448,6 +448,11 @@ def test_the_course_sets_the_size_cap_and_the_file_a_batch_grades(
     refused = run("add", str(big))
     assert refused.exit_code == 2
     assert "is larger than 1 KiB" in refused.stderr
+    # grade run read the script with the default cap and ran it (issue 33): the same refusal
+    given = tmp_path / "in.txt"
+    given.write_text("1 2\n")
+    tried = run("run", "add", str(big), "--input", str(given))
+    assert (tried.exit_code, tried.stderr) == (refused.exit_code, refused.stderr)
     ann = tmp_path / "class" / "ann"
     ann.mkdir(parents=True)
     (ann / "helpers.py").write_text("")

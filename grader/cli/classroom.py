@@ -122,9 +122,7 @@ def batch(
     part = batching.parse_shard(shard) if shard is not None else None
     spec = load(exercise, root)
     config = spec.root.config
-    found = batching.discover(
-        paths, config.max_submission_kb << 10, config.submissions.get(spec.name)
-    )
+    found = batching.discover(paths, config.max_submission_bytes, config.submissions.get(spec.name))
     if part is not None:
         found = batching.shard(found, part)
     outputs = [json_file, csv_file, junit_file, summary_file]

@@ -141,7 +141,7 @@ def check(
         raise UsageError("--save-case keeps what --fuzz finds: give --fuzz N too")
     verbosity = -1 if quiet else 1 if verbose else 0
     spec = load(exercise, root)
-    limit = spec.root.config.max_submission_kb << 10
+    limit = spec.root.config.max_submission_bytes
     # read once, before any run, and that text graded; --watch reads each new version once
     unread = [check_submission(submission, limit)]
     refuse_overwriting([output], [unread[0].path], "the submission")
@@ -375,7 +375,7 @@ def run_command(
     from ..teacher.playground import try_input
 
     spec = load(exercise, root)
-    script = check_submission(submission)
+    script = check_submission(submission, spec.root.config.max_submission_bytes)
     if input_file is None:
         if sys.stdin.isatty():
             raise UsageError("give the input with --input FILE, or pipe it: grade run EX FILE < in")

@@ -41,6 +41,12 @@ class Config:
     max_submission_kb: int = 1024  # a larger script is refused (not a student's exercise)
     source: Path | None = None  # the file it came from
 
+    @property
+    def max_submission_bytes(self) -> int:
+        """The largest script any command reads as a submission: the one place the cap is
+        worked out (check, run, batch and the plan all read it here)."""
+        return self.max_submission_kb << 10
+
 
 _KEYS = (
     "name",

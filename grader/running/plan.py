@@ -98,5 +98,5 @@ def prepare(
         jobs=workers,
         sandbox=box,
         mistakes=known_mistakes(exercise) if cases_dir is None else Mistakes(),
-        max_submission_bytes=exercise.root.config.max_submission_kb << 10,
+        max_submission_bytes=exercise.root.config.max_submission_bytes,
     )
