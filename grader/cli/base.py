@@ -10,9 +10,9 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import click
 from click.shell_completion import CompletionItem
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from ..sandbox import Sandbox, SandboxMode
 
 DEFAULT_COMMAND = "check"
-F = TypeVar("F", bound=Callable[..., Any])
 
 # SIGTERM (a cancelled CI job) and SIGHUP (a closed terminal); Windows has no SIGHUP
 _ENDING = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))

@@ -33,31 +33,17 @@ START_MOST_S = 10.0
 _SLACK_S = 0.01  # the clock's own resolution: a run stopped this close to its limit had it
 
 
-class LimitFrom(StrEnum):
-    """Who set the time limit, the first of these that says one."""
-
-    OPTION = "--timeout"
-    COURSE = "grade.toml"
-    EXERCISE = "the exercise"
-
-
-@dataclass(frozen=True)
-class TimeLimit:
-    seconds: float
-    set_by: LimitFrom = LimitFrom.EXERCISE
-
-
 def time_limit(
     exercise_s: float, course_s: float | None = None, option_s: float | None = None
-) -> TimeLimit:
+) -> float:
     """The limit a student's run is held to: ``--timeout``, else the course's ``timeout``
     (grade.toml), else the exercise's ``limits.time_s``. The reference and a checker are the
     exercise's own and always get ``exercise_s``: a student's option is theirs alone."""
     if option_s is not None:
-        return TimeLimit(option_s, LimitFrom.OPTION)
+        return option_s
     if course_s is not None:
-        return TimeLimit(course_s, LimitFrom.COURSE)
-    return TimeLimit(exercise_s, LimitFrom.EXERCISE)
+        return course_s
+    return exercise_s
 
 
 def cpu_cap_s(limit_s: float) -> int:

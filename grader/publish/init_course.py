@@ -14,8 +14,6 @@ from .packaging import grader_wheel
 # should grade with the teacher's own version. Commit it; grade init writes it again on demand.
 VENDOR = ".grade"
 
-CI_PLATFORMS = ("github", "gitlab", "gradescope")
-
 
 def init_course(folder: Path, *, ci: tuple[str, ...] = ()) -> list[Path]:
     """Create a course in ``folder`` (made if missing); returns the absolute paths written.

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import re
 
-# Bidirectional overrides can make shown text read differently from what was printed.
-_BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F)}
-
 
 def _escape_char(ch: str) -> str:
     if ch == "\t":
@@ -21,7 +18,7 @@ def safe(text: str) -> str:
     nothing (a no-break space, a zero-width one), which would hide where output differs."""
     if text.isprintable():
         return text
-    return "".join(ch if ch.isprintable() and ch not in _BIDI else _escape_char(ch) for ch in text)
+    return "".join(ch if ch.isprintable() else _escape_char(ch) for ch in text)
 
 
 # What CI runners read as commands in a job's log, wherever a report's line lands there:

@@ -89,7 +89,7 @@ def prepare(
             mode, hide=hidden, isolation=isolation, preload=exercise.preload, warm=at_once
         )
     limit = time_limit(exercise.limits.time_s, exercise.root.config.timeout, timeout_s)
-    limits = replace(exercise.limits, time_s=limit.seconds)
+    limits = replace(exercise.limits, time_s=limit)
     return Plan(
         exercise=exercise,
         cases=cases,

@@ -18,12 +18,6 @@ from ..judging.errors import SubmissionError
 MAX_SUBMISSION_BYTES = 1 << 20  # a script larger than 1 MiB is not a student's exercise
 
 
-def submission_problem(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> str | None:
-    """Why ``path`` cannot be graded as a submission, or None. The one rule for every command;
-    ``limit`` is the largest size in bytes (a course may set ``max_submission_kb``)."""
-    return read_submission(path, limit)[1]
-
-
 def read_submission(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> tuple[bytes, str | None]:
     """The submission's text, read once, and why it cannot be graded (None if it can). What is
     graded is this text: the file read again later could have been swapped meanwhile (its

@@ -42,7 +42,6 @@ _OUT_OF_TIME = 1816
 
 class Job:
     def __init__(self, *, memory_bytes: int, cpu_s: int, processes: int) -> None:
-        self._cpu_s = cpu_s
         self._handle: Any = win32job.CreateJobObject(None, "")
         info = win32job.QueryInformationJobObject(
             self._handle, win32job.JobObjectExtendedLimitInformation
