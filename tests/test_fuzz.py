@@ -14,7 +14,7 @@ import junitparser
 import pytest
 import xmlschema
 from click.testing import CliRunner
-from conftest import COURSE, DATA, PlanFactory, script
+from conftest import COURSE, DATA, PlanFactory, copy_root, script
 
 from grader.cli import cli
 from grader.judging.errors import ExerciseError
@@ -25,6 +25,8 @@ from grader.running.submissions import check_submission
 from grader.teacher.fuzz import fuzz, shrink
 
 WRONG = COURSE / "reference" / "add" / "wrong" / "drops_last_number.py"
+# seed 7 on the at-least-three validator: (inputs tried, runs the shrink made)
+SEED_7_RUNS = (3, 3)  # sizes 1 and 2 refused, then each of 3 numbers dropped in turn
 ROOT = checkout_root() or COURSE  # the specdec test skips (its fixture) where there is none
 
 
@@ -58,6 +60,53 @@ def test_a_disagreement_is_shrunk_to_a_valid_minimal_input_the_same_each_time(
     assert validate(teacher, first.finding.case.input) is None  # every candidate is checked first
     assert len(first.finding.case.input.split()) == 1  # one number: dropping it leaves no input
     assert first.finding.verdict.value == "wrong_answer"
+
+
+def _course_with(tmp_path: Path, course: Root, name: str, text: str) -> Exercise:
+    root = copy_root(course, tmp_path / "course")
+    (root.path / "reference" / "add" / name).write_text(text)
+    return load_exercise("add", root)
+
+
+def test_an_input_the_validator_rejects_is_never_the_finding(
+    course: Root, tmp_path: Path, plan_of: PlanFactory
+) -> None:
+    """Shrinking tries smaller inputs than the statement allows: the validator's no keeps
+    them out, so the finding is as small as the statement allows, and no smaller."""
+    at_least_3 = (
+        "import sys\n"
+        "words = sys.stdin.read().split()\n"
+        "if len(words) < 3 or not all(w.lstrip('-').isdigit() for w in words):\n"
+        "    sys.exit('expected at least three whole numbers')\n"
+    )
+    add = _course_with(tmp_path, course, "validate.py", at_least_3)
+    found = fuzz(plan_of(add), material(add), check_submission(WRONG), count=30, seed=7)
+    assert found.finding is not None
+    assert len(found.finding.case.input.split()) == 3
+    assert validate(material(add), found.finding.case.input) is None
+    # the runs it took, which the report says: the same for the seed, every candidate once
+    again = fuzz(plan_of(add), material(add), check_submission(WRONG), count=30, seed=7)
+    assert (found.tried, found.shrink_runs) == (again.tried, again.shrink_runs) == SEED_7_RUNS
+
+
+def test_an_input_the_reference_fails_on_is_no_disagreement(
+    course: Root, tmp_path: Path, plan_of: PlanFactory
+) -> None:
+    """Where the reference itself fails there is no right answer to differ from: such an
+    input is passed over, and the finding is one the reference answers."""
+    no_negatives = (
+        "import sys\n"
+        "numbers = [int(x) for x in sys.stdin.readline().split()]\n"
+        "if any(n < 0 for n in numbers):\n"
+        "    sys.exit('the reference cannot do negatives')\n"
+        "print(sum(numbers))\n"
+    )
+    add = _course_with(tmp_path, course, "solution.py", no_negatives)
+    found = fuzz(plan_of(add), material(add), check_submission(WRONG), count=30, seed=7)
+    assert found.finding is not None
+    numbers = [int(x) for x in found.finding.case.input.split()]
+    assert numbers and all(n > 0 for n in numbers)  # a 0 alone: dropping it is no mistake
+    assert found.finding.case.expected == f"{sum(numbers)}\n"
 
 
 @pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it

@@ -65,4 +65,7 @@ def markdown_text(text: str) -> str:
 
 
 def shorten(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+    """``text`` in at most ``width`` characters, its last one an ellipsis where it was cut."""
+    if len(text) <= width:
+        return text
+    return text[: width - 1] + "…" if width > 0 else ""
