@@ -4,6 +4,7 @@ what the sandbox reports for each is in ``test_grading.py`` and the sandbox test
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -24,7 +25,7 @@ class Scripted:
     def __init__(self, *runs: RunResult) -> None:
         self.runs, self.calls = list(runs), 0
 
-    def __call__(self, argv: list[str], **kwargs: Any) -> RunResult:
+    def __call__(self, argv: Sequence[str], **kwargs: Any) -> RunResult:
         self.calls += 1
         return self.runs.pop(0)
 

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -247,7 +248,7 @@ def test_a_run_the_grader_cannot_make_is_each_cases_grader_error(
     grader's error on every case it touches, each case still its own: never the student's."""
     plan = plan_of(add)
 
-    def broken(argv: list[str], **kwargs: Any) -> Any:
+    def broken(argv: Sequence[str], **kwargs: Any) -> Any:
         if (kwargs.get("source") == compiling.PROGRAM) == (fails == "compile"):
             raise raised
         return plan.runner(argv, **kwargs)
@@ -274,7 +275,7 @@ def test_a_run_the_machine_starved_is_run_again_before_it_is_an_error(
     tries: dict[bytes, int] = {}
     guard = threading.Lock()
 
-    def busy(argv: list[str], **kwargs: Any) -> Any:
+    def busy(argv: Sequence[str], **kwargs: Any) -> Any:
         if kwargs.get("source") != compiling.PROGRAM:
             with guard:
                 tries[kwargs["stdin"]] = tries.get(kwargs["stdin"], 0) + 1
@@ -433,7 +434,7 @@ def test_jobs_1_runs_one_case_at_a_time(
     inside, most = 0, 0
     lock = threading.Lock()
 
-    def counting(argv: list[str], **kwargs: Any) -> Any:
+    def counting(argv: Sequence[str], **kwargs: Any) -> Any:
         nonlocal inside, most
         with lock:
             inside += 1

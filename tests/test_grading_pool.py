@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ def _script(tmp_path: Path, name: str, text: str = RIGHT) -> Path:
     return path
 
 
-def _case_run(argv: list[str], kwargs: dict[str, Any], name: str) -> bool:
+def _case_run(argv: Sequence[str], kwargs: dict[str, Any], name: str) -> bool:
     """Whether this run is one of ``name``'s case-runs (not its compile check)."""
     return Path(argv[1]).name == name and kwargs.get("source") != compiling.PROGRAM
 
@@ -45,7 +46,7 @@ def test_jobs_2_runs_two_submissions_cases_at_once(
     plan = replace(plan, cases=plan.cases[:1])
     both = threading.Barrier(2, timeout=HOLD_S)
 
-    def meeting(argv: list[str], **kwargs: Any) -> Any:
+    def meeting(argv: Sequence[str], **kwargs: Any) -> Any:
         if kwargs.get("source") != compiling.PROGRAM:
             both.wait()
         return plan.runner(argv, **kwargs)
@@ -64,7 +65,7 @@ def test_a_class_row_is_done_when_its_own_cases_are(
     held = plan.cases[1]
     released = threading.Event()
 
-    def holding(argv: list[str], **kwargs: Any) -> Any:
+    def holding(argv: Sequence[str], **kwargs: Any) -> Any:
         if _case_run(argv, kwargs, "slow.py") and kwargs["stdin"] == held.input:
             released.wait(HOLD_S)
         return plan.runner(argv, **kwargs)
@@ -95,7 +96,7 @@ def test_ctrl_c_keeps_each_submission_whose_runs_all_ended(add: Exercise, tmp_pa
     inside = 0
     lock = threading.Lock()
 
-    def watched(argv: list[str], **kwargs: Any) -> Any:
+    def watched(argv: Sequence[str], **kwargs: Any) -> Any:
         nonlocal inside
         if interrupted.is_set():
             after.append(Path(argv[1]).name)

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from grader.judging.runs import Clock, LimitHit
 from grader.judging.timing import (
-    Clock,
-    TimeVerdict,
     browser_limit_s,
     compiler_stalled,
     cpu_cap_s,
@@ -105,28 +104,28 @@ def test_a_busy_machine_stretches_the_clock_up_to_ten_times(
 @pytest.mark.parametrize(
     ("clock", "verdict"),
     [
-        (Clock(wall_s=0.3, cpu_s=0.2), TimeVerdict.IN_TIME),
-        (Clock(wall_s=5.0, cpu_s=5.0, stopped=True), TimeVerdict.WALL_TIME),
-        (Clock(wall_s=7.0, queued_s=2.0, cpu_s=5.0, stopped=True), TimeVerdict.WALL_TIME),
+        (Clock(wall_s=0.3, cpu_s=0.2), None),
+        (Clock(wall_s=5.0, cpu_s=5.0, stopped=True), LimitHit.WALL_TIME),
+        (Clock(wall_s=7.0, queued_s=2.0, cpu_s=5.0, stopped=True), LimitHit.WALL_TIME),
         # stopped at three times its limit with less than its limit its own: the machine's
-        (Clock(wall_s=15.0, queued_s=11.0, cpu_s=4.0, stopped=True), TimeVerdict.BUSY),
-        (Clock(wall_s=15.0, queued_s=10.0, cpu_s=5.0, stopped=True), TimeVerdict.WALL_TIME),
-        (Clock(wall_s=5.0, queued_s=0.005, cpu_s=4.9, stopped=True), TimeVerdict.WALL_TIME),
-        (Clock(wall_s=5.0, queued_s=0.02, cpu_s=4.9, stopped=True), TimeVerdict.BUSY),
+        (Clock(wall_s=15.0, queued_s=11.0, cpu_s=4.0, stopped=True), LimitHit.BUSY),
+        (Clock(wall_s=15.0, queued_s=10.0, cpu_s=5.0, stopped=True), LimitHit.WALL_TIME),
+        (Clock(wall_s=5.0, queued_s=0.005, cpu_s=4.9, stopped=True), LimitHit.WALL_TIME),
+        (Clock(wall_s=5.0, queued_s=0.02, cpu_s=4.9, stopped=True), LimitHit.BUSY),
         # it used its whole limit computing: a time-out however long it waited besides
-        (Clock(wall_s=50.0, queued_s=45.5, cpu_s=4.995, stopped=True), TimeVerdict.WALL_TIME),
-        (Clock(wall_s=50.0, queued_s=45.5, cpu_s=5.0, stopped=True), TimeVerdict.WALL_TIME),
-        (Clock(wall_s=50.0, queued_s=45.5, cpu_s=4.98, stopped=True), TimeVerdict.BUSY),
-        (Clock(wall_s=50.0, queued_s=45.5, cpu_s=None, stopped=True), TimeVerdict.BUSY),
+        (Clock(wall_s=50.0, queued_s=45.5, cpu_s=4.995, stopped=True), LimitHit.WALL_TIME),
+        (Clock(wall_s=50.0, queued_s=45.5, cpu_s=5.0, stopped=True), LimitHit.WALL_TIME),
+        (Clock(wall_s=50.0, queued_s=45.5, cpu_s=4.98, stopped=True), LimitHit.BUSY),
+        (Clock(wall_s=50.0, queued_s=45.5, cpu_s=None, stopped=True), LimitHit.BUSY),
         # its own time exactly the clock's resolution short of the limit: it had its time
-        (Clock(wall_s=4.99, cpu_s=4.9, stopped=True), TimeVerdict.WALL_TIME),
-        (Clock(wall_s=3.0, cpu_s=6.0, cpu_signal=True), TimeVerdict.CPU_TIME),
-        (Clock(wall_s=3.0, cpu_s=5.0, killed=True), TimeVerdict.CPU_TIME),  # the hard cap
-        (Clock(wall_s=0.1, cpu_s=0.01, killed=True), TimeVerdict.IN_TIME),  # killed otherwise
-        (Clock(wall_s=0.1, cpu_s=None, killed=True), TimeVerdict.IN_TIME),
+        (Clock(wall_s=4.99, cpu_s=4.9, stopped=True), LimitHit.WALL_TIME),
+        (Clock(wall_s=3.0, cpu_s=6.0, cpu_signal=True), LimitHit.CPU_TIME),
+        (Clock(wall_s=3.0, cpu_s=5.0, killed=True), LimitHit.CPU_TIME),  # the hard cap
+        (Clock(wall_s=0.1, cpu_s=0.01, killed=True), None),  # killed otherwise
+        (Clock(wall_s=0.1, cpu_s=None, killed=True), None),
     ],
 )
-def test_what_a_runs_times_mean(clock: Clock, verdict: TimeVerdict) -> None:
+def test_what_a_runs_times_mean(clock: Clock, verdict: LimitHit | None) -> None:
     assert time_verdict(5.0, clock) is verdict
 
 
@@ -135,11 +134,11 @@ def test_what_a_runs_times_mean(clock: Clock, verdict: TimeVerdict) -> None:
     [
         # killed (by whom is not known) with its CPU time unknown: never a CPU time-out, even
         # under a limit shorter than a second
-        (Clock(wall_s=0.1, cpu_s=None, killed=True), TimeVerdict.IN_TIME),
-        (Clock(wall_s=0.6, cpu_s=0.5, killed=True), TimeVerdict.CPU_TIME),
+        (Clock(wall_s=0.1, cpu_s=None, killed=True), None),
+        (Clock(wall_s=0.6, cpu_s=0.5, killed=True), LimitHit.CPU_TIME),
     ],
 )
-def test_under_half_a_second(clock: Clock, verdict: TimeVerdict) -> None:
+def test_under_half_a_second(clock: Clock, verdict: LimitHit | None) -> None:
     assert time_verdict(0.5, clock) is verdict
 
 
@@ -155,27 +154,27 @@ NO_ANSWER = "no answer within 5 s"
     ("verdict", "clock", "progress", "message"),
     [
         (
-            TimeVerdict.WALL_TIME,
+            LimitHit.WALL_TIME,
             Clock(wall_s=5.0, cpu_s=0.01, stopped=True),
             AFTER,
             f"{NO_ANSWER}; stopped {AFTER}{WAITING}",
         ),
         # exactly a quarter of the limit is no longer "waiting"
         (
-            TimeVerdict.WALL_TIME,
+            LimitHit.WALL_TIME,
             Clock(wall_s=5.0, cpu_s=1.25, stopped=True),
             AFTER,
             f"{NO_ANSWER}; stopped {AFTER}",
         ),
         # exactly a half is "computing"
         (
-            TimeVerdict.WALL_TIME,
+            LimitHit.WALL_TIME,
             Clock(wall_s=5.0, cpu_s=2.5, stopped=True),
             AFTER,
             f"{NO_ANSWER}; stopped {AFTER}{COMPUTING}",
         ),
         (
-            TimeVerdict.WALL_TIME,
+            LimitHit.WALL_TIME,
             Clock(wall_s=12.5, queued_s=7.5, cpu_s=5.0, stopped=True),
             AFTER,
             f"{NO_ANSWER} of its own time (12.5 s on the clock, 7.5 s of them waiting for a CPU "
@@ -183,24 +182,24 @@ NO_ANSWER = "no answer within 5 s"
         ),
         # the clock ran past the limit with no wait measured: both clocks still said
         (
-            TimeVerdict.WALL_TIME,
+            LimitHit.WALL_TIME,
             Clock(wall_s=12.54, queued_s=0.0, cpu_s=5.0, stopped=True),
             AFTER,
             f"{NO_ANSWER} of its own time (12.5 s on the clock: the machine was busy); "
             f"stopped {AFTER}{COMPUTING}",
         ),
         (
-            TimeVerdict.WALL_TIME,
+            LimitHit.WALL_TIME,
             Clock(wall_s=5.0, cpu_s=None, stopped=True),
             AFTER,
             f"{NO_ANSWER}; stopped {AFTER}",
         ),
         # no progress known (a checker's run, the reference): nothing said of it
-        (TimeVerdict.WALL_TIME, Clock(wall_s=5.0, cpu_s=None, stopped=True), "", NO_ANSWER),
+        (LimitHit.WALL_TIME, Clock(wall_s=5.0, cpu_s=None, stopped=True), "", NO_ANSWER),
         # a tenth of a second past the limit is the clock's own: not worth a word
-        (TimeVerdict.WALL_TIME, Clock(wall_s=5.1, queued_s=0.1, stopped=True), "", NO_ANSWER),
+        (LimitHit.WALL_TIME, Clock(wall_s=5.1, queued_s=0.1, stopped=True), "", NO_ANSWER),
         (
-            TimeVerdict.WALL_TIME,
+            LimitHit.WALL_TIME,
             Clock(wall_s=5.5, queued_s=0.1, stopped=True),
             "",
             f"{NO_ANSWER} of its own time (5.5 s on the clock, 0.1 s of them waiting for a CPU "
@@ -208,42 +207,42 @@ NO_ANSWER = "no answer within 5 s"
         ),
         # a wait under a tenth of a second is not shown as one
         (
-            TimeVerdict.WALL_TIME,
+            LimitHit.WALL_TIME,
             Clock(wall_s=5.5, queued_s=0.09, stopped=True),
             "",
             f"{NO_ANSWER} of its own time (5.5 s on the clock: the machine was busy)",
         ),
         (
-            TimeVerdict.CPU_TIME,
+            LimitHit.CPU_TIME,
             Clock(wall_s=3.0, cpu_s=6.0, cpu_signal=True),
             AFTER,
             f"used more than 5 s of CPU time; stopped {AFTER}{COMPUTING}",
         ),
         (
-            TimeVerdict.CPU_TIME,
+            LimitHit.CPU_TIME,
             Clock(wall_s=3.0, cpu_s=6.0, cpu_signal=True),
             "",
             f"used more than 5 s of CPU time{COMPUTING}",
         ),
         (  # the one who runs the grader reads this; progress is not the point
-            TimeVerdict.BUSY,
+            LimitHit.BUSY,
             Clock(wall_s=15.0, queued_s=11.0, cpu_s=4.0, stopped=True),
             AFTER,
             "this machine was too busy to give the run its 5 s: it spent 11.0 s of 15.0 s "
             "waiting for a CPU; grade it again with fewer runs at once (--jobs)",
         ),
-        (TimeVerdict.IN_TIME, Clock(wall_s=1.0), AFTER, ""),
+        (None, Clock(wall_s=1.0), AFTER, ""),
     ],
 )
 def test_what_a_student_reads(
-    verdict: TimeVerdict, clock: Clock, progress: str, message: str
+    verdict: LimitHit | None, clock: Clock, progress: str, message: str
 ) -> None:
     assert time_message(verdict, 5.0, clock, progress) == message
 
 
 def test_progress_is_said_only_where_given() -> None:
     clock = Clock(wall_s=5.0, stopped=True)
-    assert time_message(TimeVerdict.WALL_TIME, 5.0, clock) == NO_ANSWER
+    assert time_message(LimitHit.WALL_TIME, 5.0, clock) == NO_ANSWER
 
 
 @pytest.mark.parametrize(

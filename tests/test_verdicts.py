@@ -6,8 +6,10 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import ONE_QUANTIZE_CASE, PlanFactory, script
@@ -140,7 +142,7 @@ def test_a_grader_error_in_one_case_does_not_stop_the_others(
     assert box is not None
 
     def flaky(
-        argv: list[str], *, stdin: bytes, limits: Limits, source: bytes | None = None
+        argv: Sequence[str], *, stdin: bytes, limits: Limits, source: bytes | None = None, **_: Any
     ) -> RunResult:
         if source != PROGRAM:  # the case-runs, not the compile check before them
             calls.append(stdin)
@@ -163,7 +165,7 @@ def test_a_grader_error_beside_a_failure_exits_4(add: Exercise, plan_of: PlanFac
     calls: list[bytes] = []
 
     def first_breaks(
-        argv: list[str], *, stdin: bytes, limits: Limits, source: bytes | None = None
+        argv: Sequence[str], *, stdin: bytes, limits: Limits, source: bytes | None = None, **_: Any
     ) -> RunResult:
         if source != PROGRAM:  # the case-runs, not the compile check before them
             calls.append(stdin)
@@ -254,7 +256,7 @@ def test_signals_reach_the_main_thread_and_runs_start_with_none_blocked(
     masks: list[set[int]] = []
 
     def recording(
-        argv: list[str], *, stdin: bytes, limits: Limits, source: bytes | None = None
+        argv: Sequence[str], *, stdin: bytes, limits: Limits, source: bytes | None = None, **_: Any
     ) -> RunResult:
         masks.append(set(signal.pthread_sigmask(signal.SIG_BLOCK, [])))
         return box.run(argv, stdin=stdin, limits=limits, source=source)

@@ -11,7 +11,7 @@ from .errors import GraderError
 from .printed import decode, last_line
 from .records import Case, CaseOutcome, Comparison, Verdict
 from .runs import LimitHit, Limits, RunResult
-from .timing import Clock, TimeVerdict, time_message
+from .timing import time_message
 
 
 def _signal_name(number: int) -> str:
@@ -29,9 +29,7 @@ def judge(case: Case, run: RunResult, comparator: Comparator, limits: Limits) ->
     comparison: Comparison | None = None
     if run.limit_hit in (LimitHit.WALL_TIME, LimitHit.CPU_TIME):
         verdict = Verdict.TIMEOUT
-        clock = Clock(wall_s=run.wall_s, queued_s=run.queued_s, cpu_s=run.cpu_s)
-        timed = TimeVerdict(run.limit_hit.value)
-        message = time_message(timed, limits.time_s, clock, _progress(case, stdout))
+        message = time_message(run.limit_hit, limits.time_s, run.clock, _progress(case, stdout))
     elif run.limit_hit is LimitHit.OUTPUT:
         verdict = Verdict.OUTPUT_LIMIT
         stream = run.over or "stdout or stderr"

@@ -3,8 +3,9 @@ fills and the judge reads, on the command line and in the browser alike."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from ._compat import StrEnum
 
@@ -18,13 +19,29 @@ class Limits:
     files: int = 4096  # inodes of that tmpfs
 
 
-class LimitHit(StrEnum):
-    """Which limit ended (or spoiled) the run, as far as the sandbox can tell."""
+@dataclass(frozen=True)
+class Clock:
+    """What the sandbox measured of one run."""
 
-    WALL_TIME = "wall_time"
-    CPU_TIME = "cpu_time"
+    wall_s: float
+    queued_s: float = 0.0  # of wall_s, the time others' load kept it from a CPU
+    cpu_s: float | None = None  # None where it cannot be known
+    stopped: bool = False  # killed at its deadline
+    cpu_signal: bool = False  # SIGXCPU: the soft CPU limit
+    killed: bool = False  # SIGKILL (the hard CPU limit is one source)
+
+
+class LimitHit(StrEnum):
+    """Which limit ended (or spoiled) the run, as far as the sandbox can tell: the one type
+    from the sandbox's classification (``timing.time_verdict``) to the judge's message."""
+
+    WALL_TIME = "wall_time"  # stopped at its (stretched) deadline: the student's time-out
+    CPU_TIME = "cpu_time"  # the kernel's CPU limit ended it: the student's time-out
     MEMORY = "memory"
     OUTPUT = "output"
+    # stopped at the stretch's end short of its own limit: the machine's fault, never the
+    # student's; no RunResult carries it (the sandbox raises MachineBusy instead)
+    BUSY = "busy"
 
 
 @dataclass(frozen=True)
@@ -45,7 +62,23 @@ class RunResult:
     def crashed(self) -> bool:
         return self.exit_code != 0
 
+    @property
+    def clock(self) -> Clock:
+        """What the judge's message reads of the run's times."""
+        return Clock(wall_s=self.wall_s, queued_s=self.queued_s, cpu_s=self.cpu_s)
 
-# What runs a script: Sandbox.run's signature (argv, *, stdin, limits, files=None, source=None),
-# or a test's stand-in; the one name every caller of a run uses.
-Runner = Callable[..., RunResult]
+
+class Runner(Protocol):
+    """What runs a script: ``Sandbox.run``, or a test's stand-in; the one type every caller
+    of a run uses. ``files``: name to content, beside the script (a checker's input and
+    expected output); ``source``: the script's text as the caller read it once."""
+
+    def __call__(
+        self,
+        argv: Sequence[str],
+        *,
+        stdin: bytes,
+        limits: Limits,
+        files: Mapping[str, bytes] | None = None,
+        source: bytes | None = None,
+    ) -> RunResult: ...

@@ -9,9 +9,8 @@ is ``tests/test_timing.py``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
-from ._compat import StrEnum
+from .runs import Clock, LimitHit
 
 # A run's wall clock stretches by the time others' load kept it from a CPU, up to this many
 # times its limit: a 4x-overloaded machine gives a spinning run a fifth of a CPU, and it must
@@ -89,36 +88,17 @@ def portable_waited(cpu_s: float | None, wall_s: float) -> float:
     return wall_s - cpu_s if wall_s > cpu_s else 0.0
 
 
-class TimeVerdict(StrEnum):
-    IN_TIME = "in_time"
-    WALL_TIME = "wall_time"  # stopped at its (stretched) deadline: the student's time-out
-    CPU_TIME = "cpu_time"  # the kernel's CPU limit ended it: the student's time-out
-    BUSY = "busy"  # stopped at the stretch's end short of its own limit: the machine's fault
-
-
-@dataclass(frozen=True)
-class Clock:
-    """What the sandbox measured of one run."""
-
-    wall_s: float
-    queued_s: float = 0.0  # of wall_s, the time others' load kept it from a CPU
-    cpu_s: float | None = None  # None where it cannot be known
-    stopped: bool = False  # killed at its deadline
-    cpu_signal: bool = False  # SIGXCPU: the soft CPU limit
-    killed: bool = False  # SIGKILL (the hard CPU limit is one source)
-
-
-def time_verdict(limit_s: float, clock: Clock) -> TimeVerdict:
-    """Whether a run kept to its time limit, and if not whose fault it was."""
+def time_verdict(limit_s: float, clock: Clock) -> LimitHit | None:
+    """Whether a run kept to its time limit (None), and if not whose fault it was."""
     if clock.stopped:
         if clock.cpu_s is not None and clock.cpu_s >= limit_s - _SLACK_S:
-            return TimeVerdict.WALL_TIME  # it used its limit computing: waits change nothing
+            return LimitHit.WALL_TIME  # it used its limit computing: waits change nothing
         own = clock.wall_s - clock.queued_s
-        return TimeVerdict.BUSY if own < limit_s - _SLACK_S else TimeVerdict.WALL_TIME
+        return LimitHit.BUSY if own < limit_s - _SLACK_S else LimitHit.WALL_TIME
     used = clock.cpu_s if clock.cpu_s is not None else 0.0
     if clock.cpu_signal or (clock.killed and used >= limit_s):
-        return TimeVerdict.CPU_TIME
-    return TimeVerdict.IN_TIME
+        return LimitHit.CPU_TIME
+    return None
 
 
 def compiler_stalled(limit_s: float, cpu_s: float | None) -> bool:
@@ -129,22 +109,22 @@ def compiler_stalled(limit_s: float, cpu_s: float | None) -> bool:
     return cpu_s is not None and cpu_s < limit_s * COMPUTING_FROM
 
 
-def time_message(verdict: TimeVerdict, limit_s: float, clock: Clock, progress: str = "") -> str:
+def time_message(verdict: LimitHit | None, limit_s: float, clock: Clock, progress: str = "") -> str:
     """What a student (or, for BUSY, the one who runs the grader) reads of ``verdict``;
     ``progress`` says how far the run got ("after printing 2 of the 4 expected lines")."""
     stopped = f"; stopped {progress}" if progress else ""
-    if verdict is TimeVerdict.BUSY:
+    if verdict is LimitHit.BUSY:
         return (
             f"this machine was too busy to give the run its {limit_s:g} s: it spent "
             f"{clock.queued_s:.1f} s of {clock.wall_s:.1f} s waiting for a CPU; grade it "
             "again with fewer runs at once (--jobs)"
         )
-    if verdict is TimeVerdict.CPU_TIME:
+    if verdict is LimitHit.CPU_TIME:
         return (
             f"used more than {limit_s:g} s of CPU time{stopped} "
             "(computing all along: an endless loop, or too slow an approach)"
         )
-    if verdict is not TimeVerdict.WALL_TIME:
+    if verdict is not LimitHit.WALL_TIME:
         return ""
     message = f"no answer within {limit_s:g} s"
     if clock.wall_s > limit_s + 0.1:  # the clock read more (the time column shows it): say why

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from ..judging.errors import InternalError, MachineBusy
 from ..judging.printed import decode, last_line
-from ..judging.runs import LimitHit, Limits, RunResult
-from ..judging.timing import Clock, TimeVerdict, cpu_cap_s, time_message, time_verdict
+from ..judging.runs import Clock, LimitHit, Limits, RunResult
+from ..judging.timing import cpu_cap_s, time_message, time_verdict
 from . import cgroups, portable
 from ._protocol import ChildConfig, limit_fields
 from .allowed import child_environment, others_can_read, python_paths, readable, user_site
@@ -495,15 +495,14 @@ def _result(
         cpu_signal=done.cpu_limited or sig == _SIGXCPU,
         killed=sig == _SIGKILL,
     )
-    timed = time_verdict(limits.time_s, clock)
-    if timed is TimeVerdict.BUSY and done.sandbox_ready:
-        raise MachineBusy(time_message(timed, limits.time_s, clock))
-    hit: LimitHit | None = None
-    if timed in (TimeVerdict.WALL_TIME, TimeVerdict.CPU_TIME):
-        hit = LimitHit(timed.value)
-    elif over is not None or sig == _SIGXFSZ:
+    hit = time_verdict(limits.time_s, clock)
+    if hit is LimitHit.BUSY:
+        if done.sandbox_ready:
+            raise MachineBusy(time_message(hit, limits.time_s, clock))
+        hit = None  # never up: the failure above says so
+    if hit is None and (over is not None or sig == _SIGXFSZ):
         hit = LimitHit.OUTPUT
-    elif done.status != 0 and _MEMORY_ERROR in _tail(stderr):
+    elif hit is None and done.status != 0 and _MEMORY_ERROR in _tail(stderr):
         hit = LimitHit.MEMORY
     result = RunResult(
         exit_code=None if sig is not None else done.status,
