@@ -48,6 +48,32 @@ def test_shrinking_is_1_minimal_over_lines_and_tokens() -> None:
             assert not keeps(("\n".join(fewer) + "\n").encode())
 
 
+@pytest.mark.parametrize(
+    ("data", "needed", "units", "small"),
+    [
+        (b"a\nb\nc\n", b"c", ShrinkUnits(("lines",)), b"c\n"),  # by lines only: lines go
+        (b"x a y\n", b"a", ShrinkUnits(("lines",)), b"x a y\n"),  # ... and tokens stay
+        (b"a b", b"b", ShrinkUnits(), b"b"),  # no final newline: none added
+        (b"\xff x\n", b"\xff", ShrinkUnits(), b"\xff\n"),  # bytes not UTF-8 kept as they were
+    ],
+)
+def test_shrink_keeps_the_units_and_the_bytes_it_was_given(
+    data: bytes, needed: bytes, units: ShrinkUnits, small: bytes
+) -> None:
+    assert shrink(data, lambda d: needed in d, units) == small
+
+
+def test_shrink_goes_round_again_while_a_round_removes_something() -> None:
+    """The second line can go only once the first has lost its "x", which the tokens' turn
+    removes after the lines' turn: one round leaves "b\\nc"; a second makes it 1-minimal."""
+
+    def keeps(data: bytes) -> bool:
+        lines = data.decode().split("\n")[:-1]
+        return bool(lines) and "b" in lines[0] and (len(lines) == 2 or "x" not in lines[0])
+
+    assert shrink(b"x b\nc\n", keeps) == b"b\n"
+
+
 def test_a_disagreement_is_shrunk_to_a_valid_minimal_input_the_same_each_time(
     add: Exercise, plan_of: PlanFactory
 ) -> None:
@@ -107,6 +133,14 @@ def test_an_input_the_reference_fails_on_is_no_disagreement(
     numbers = [int(x) for x in found.finding.case.input.split()]
     assert numbers and all(n > 0 for n in numbers)  # a 0 alone: dropping it is no mistake
     assert found.finding.case.expected == f"{sum(numbers)}\n"
+
+
+def test_a_reference_that_fails_everywhere_finds_nothing(
+    course: Root, tmp_path: Path, plan_of: PlanFactory
+) -> None:
+    add = _course_with(tmp_path, course, "solution.py", "raise SystemExit('broken')\n")
+    found = fuzz(plan_of(add), material(add), check_submission(WRONG), count=4, seed=7)
+    assert (found.finding, found.tried) == (None, 4)
 
 
 @pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
