@@ -454,3 +454,26 @@ def test_a_portable_runs_clock_stretches_while_it_computes(
         assert queued == pytest.approx(wall - 1.0 if share >= 0.1 else 0.0, abs=0.05)
     # stopped within 5 ms of CPU of its limit: at a share s, 0.005 / s of wall time
     assert run.now - run.begun == pytest.approx(wall, abs=0.05)
+
+
+@pytest.mark.parametrize(
+    ("platform", "name", "held", "opening"),
+    [
+        ("linux", "Linux", ("time", "memory", "output"), "with GRADE_PORTABLE=1, runs are limited"),
+        ("win32", "Windows", ("time", "memory", "processes", "output"), "on Windows, runs are"),
+        ("darwin", "macOS", ("time", "output"), "on macOS, runs are limited in time and output"),
+        ("freebsd14", "freebsd14", ("time", "memory", "output"), "on freebsd14, runs are"),
+    ],
+)
+def test_each_platform_says_what_its_runner_holds_a_run_to(
+    monkeypatch: pytest.MonkeyPatch,
+    platform: str,
+    name: str,
+    held: tuple[str, ...],
+    opening: str,
+) -> None:
+    """The one line each platform says of itself, from a table (macOS has no machine here)."""
+    monkeypatch.setattr(sys, "platform", platform)
+    assert (portable.platform_name(), portable.enforced()) == (name, held)
+    assert portable.notice().startswith(opening)
+    assert ", ".join(held[:-1]) + f" and {held[-1]} but not isolated" in portable.notice()
