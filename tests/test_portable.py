@@ -477,3 +477,24 @@ def test_each_platform_says_what_its_runner_holds_a_run_to(
     assert (portable.platform_name(), portable.enforced()) == (name, held)
     assert portable.notice().startswith(opening)
     assert ", ".join(held[:-1]) + f" and {held[-1]} but not isolated" in portable.notice()
+
+
+def test_a_portable_run_leaves_no_folder_and_counts_its_cpu(
+    forced: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each run's folder (its copy of the script, its stdin, its work folder) goes with it,
+    even one the script made unwritable; its CPU time is counted."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    script = write(
+        tmp_path,
+        "locks.py",
+        "import os\nos.mkdir('kept')\nopen('kept/x', 'w').close()\nos.chmod('kept', 0)\n"
+        "print(sum(range(10**6)))\n",
+    )
+    result = forced.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=5.0))
+    assert (result.exit_code, result.stdout) == (0, b"499999500000\n"), result.stderr
+    assert list((tmp_path / "tmp").iterdir()) == []
+    assert isinstance(result.cpu_s, float) and result.cpu_s >= 0.0
