@@ -69,10 +69,6 @@ class Root:
         return self.kind is RootKind.BUNDLED
 
 
-def _package_dir() -> Path:
-    return PACKAGE_DIR
-
-
 PROJECT_DIST = "grade-autograder"  # this project's own distribution (pyproject.toml)
 
 
@@ -80,7 +76,7 @@ def shared_install(package_dir: Path | None = None) -> str | None:
     """Why this environment's grader may not be the one meant: a course package (its bundled
     grade.toml) and grade-autograder both install the import package ``grader`` and the
     ``grade`` script, so whichever pip installed last overwrote the other, silently."""
-    bundled = (package_dir or _package_dir()) / "_data"
+    bundled = (package_dir or PACKAGE_DIR) / "_data"
     if not has_config(bundled):
         return None
     from importlib import metadata
@@ -99,7 +95,7 @@ def shared_install(package_dir: Path | None = None) -> str | None:
 
 def checkout_root() -> Path | None:
     """The repository this package was imported from, if it was imported from one."""
-    candidate = _package_dir().parent
+    candidate = PACKAGE_DIR.parent
     if (candidate / "pyproject.toml").is_file() and (candidate / "exercises").is_dir():
         return candidate
     return None
@@ -124,7 +120,7 @@ def find_root(
         if not (path / "exercises").is_dir():
             raise UsageError(f"{path} is not a grade root: it has no exercises/ folder")
         return _root(path.resolve(), RootKind.EXPLICIT)
-    bundled = _package_dir() / "_data"
+    bundled = PACKAGE_DIR / "_data"
     if has_config(bundled) and (bundled / "exercises").is_dir():  # a course's own package
         return _root(bundled, RootKind.BUNDLED)
     course = course_above(cwd if cwd is not None else Path.cwd())
