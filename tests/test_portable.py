@@ -390,14 +390,24 @@ class _SyntheticRun:
     """A run on a synthetic clock: it gets ``share`` of a CPU and exits once it has computed
     ``needs_s`` (never, for None); ``wait`` advances the clock instead of sleeping. The platform
     reports ``burst`` seconds of CPU more than it used since its start (the interpreter's start,
-    or Wine, whose process times barely grow after it)."""
+    or Wine, whose process times barely grow after it). Where ``waits`` is known (Linux), it
+    also says how long the run waited for a CPU: the rest of the wall time, if the run was
+    runnable all along, else none (asleep)."""
 
-    def __init__(self, share: float, needs_s: float | None, burst: float = 0.0) -> None:
+    def __init__(
+        self, share: float, needs_s: float | None, burst: float, waits: bool | None
+    ) -> None:
         self.now, self.share, self.needs_s, self.burst = 100.0, share, needs_s, burst
-        self.begun = self.now
+        self.begun, self.waits = self.now, waits
 
     def cpu(self) -> float:
         return self.burst + (self.now - self.begun) * self.share
+
+    def usage(self) -> tuple[float | None, float | None]:
+        if self.waits is None:
+            return self.cpu(), None
+        runnable = (self.now - self.begun) * (1 - self.share)
+        return self.cpu(), (runnable if self.waits else 0.0) + 0.3  # 0.3: its start's wait
 
     def wait(self, timeout: float) -> int | None:
         if self.needs_s is not None and self.share > 0:
@@ -410,18 +420,27 @@ class _SyntheticRun:
 
 
 @pytest.mark.parametrize(
-    ("share", "needs_s", "status", "wall", "burst"),
+    ("share", "needs_s", "status", "wall", "queued", "burst", "waits"),
     [
-        (1.0, 0.5, 0, 0.5, 0.0),  # an idle machine: in time
-        (0.2, 0.5, 0, 2.5, 0.0),  # a fifth of a CPU: 2.5 s on the clock, 0.5 s of its own: in time
-        (0.2, None, None, 5.0, 0.0),  # spinning at a fifth: stopped once it used its 1 s of CPU
-        (0.05, None, None, 1.0, 0.0),  # next to no CPU: sleeping, its limit stays
-        (0.0, None, None, 1.0, 0.0),
-        (0.02, None, None, 1.0, 0.0),  # below the share a computing run has even 4x overloaded
-        (0.11, 2.0, None, 1 / 0.11, 0.0),  # its 1 s of CPU used: stopped short of its 2 s
+        (1.0, 0.5, 0, 0.5, 0.0, 0.0, None),  # an idle machine: in time
+        # a fifth of a CPU: 2.5 s on the clock, 0.5 s of its own: in time
+        (0.2, 0.5, 0, 2.5, 0.0, 0.0, None),
+        (0.2, None, None, 5.0, 4.0, 0.0, None),  # spinning at a fifth: stopped at 1 s of CPU
+        (0.05, None, None, 1.0, 0.0, 0.0, None),  # next to no CPU: sleeping, its limit stays
+        (0.0, None, None, 1.0, 0.0, 0.0, None),
+        (0.02, None, None, 1.0, 0.0, 0.0, None),  # below the share of a 4x-overloaded machine
+        (0.11, 2.0, None, 1 / 0.11, 1 / 0.11 - 1, 0.0, None),  # stopped short of its 2 s
         # Wine: the start's CPU counted, then next to none however it spins: its limit stays
-        (0.02, None, None, 1.0, 0.9),
-        (0.2, None, None, 5.0, 0.9),  # the start's CPU is not its computing: as with none
+        (0.02, None, None, 1.0, 0.0, 0.9, None),
+        (0.2, None, None, 5.0, 4.0, 0.9, None),  # the start's CPU is not its computing
+        # Linux says how long it waited for a CPU: a run starved below the share still
+        # computes (in time, or stopped at the cap for the grader to judge again); a sleeper
+        # with a little CPU is held to its limit, its start's wait not counted
+        (0.05, 0.3, 0, 6.0, 0.0, 0.0, True),
+        (0.05, None, None, 10.0, 9.5, 0.0, True),
+        (0.2, None, None, 5.0, 4.0, 0.0, True),
+        (0.2, None, None, 1.0, 0.0, 0.0, False),
+        (1.0, None, None, 1.0, 0.0, 0.0, True),  # a CPU all along: stopped at its limit
     ],
 )
 def test_a_portable_runs_clock_stretches_while_it_computes(
@@ -430,28 +449,29 @@ def test_a_portable_runs_clock_stretches_while_it_computes(
     needs_s: float | None,
     status: int | None,
     wall: float,
+    queued: float,
     burst: float,
+    waits: bool | None,
 ) -> None:
-    """macOS and Windows tell a run's CPU time while it runs, never its wait for a CPU: a run
-    that computes, however slowly a loaded machine lets it, keeps its clock going until it has
-    used its limit of CPU; one that sleeps is held to its limit."""
-    run = _SyntheticRun(share, needs_s, burst)
+    """A run that computes, however slowly a loaded machine lets it, keeps its clock going
+    until it has used its limit of CPU; one that sleeps is held to its limit. macOS and
+    Windows tell a run's CPU time while it runs, never its wait for a CPU; Linux tells both."""
+    run = _SyntheticRun(share, needs_s, burst, waits)
     monkeypatch.setattr(time, "monotonic", lambda: run.now)  # the module's clock is time's
     started = portable._Started(
         wait=run.wait,
         kill=lambda: None,
         cpu_s=run.cpu,
-        cpu_now=run.cpu,
+        usage_now=run.usage,
         close=lambda: None,
         stdout=None,  # type: ignore[arg-type]
         stderr=None,  # type: ignore[arg-type]
         start=run.begun,
         cpu_limited=lambda status: False,
     )
-    got, queued = portable._wait_stretched(started, run.begun, 1.0)
+    got, kept = portable._wait_stretched(started, run.begun, 1.0)
     assert got == status
-    if status is None:  # its wait for a CPU: all but its own 1 s, or none below the share
-        assert queued == pytest.approx(wall - 1.0 if share >= 0.1 else 0.0, abs=0.05)
+    assert kept == pytest.approx(queued, abs=0.05)  # its wait for a CPU, once it was stopped
     # stopped within 5 ms of CPU of its limit: at a share s, 0.005 / s of wall time
     assert run.now - run.begun == pytest.approx(wall, abs=0.05)
 

@@ -65,22 +65,30 @@ def test_only_others_load_counts_as_waiting(
 
 
 @pytest.mark.parametrize(
-    ("cpu", "wall", "waited"),
+    ("cpu", "wall", "queued", "waited"),
     [
-        (None, 3.0, 0.0),  # CPU time unknown: no stretch
-        (0.2, 1.0, 0.8),  # a fifth of a CPU: computing on a 4x-loaded machine
-        (0.1, 1.0, 0.9),  # a tenth: still computing
-        (0.09, 1.0, 0.0),  # below: sleeping or waiting, its limit stays
-        (0.0, 1.0, 0.0),  # time.sleep
-        (1.0, 1.0, 0.0),  # a CPU all along: nothing to wait for
-        (1.5, 1.0, 0.0),  # two threads: never negative
-        (0.0, 0.0, 0.0),  # not started yet
+        (None, 3.0, None, 0.0),  # CPU time unknown: no stretch
+        (0.2, 1.0, None, 0.8),  # a fifth of a CPU: computing on a 4x-loaded machine
+        (0.1, 1.0, None, 0.9),  # a tenth: still computing
+        (0.09, 1.0, None, 0.0),  # below: sleeping or waiting, its limit stays
+        (0.0, 1.0, None, 0.0),  # time.sleep
+        (1.0, 1.0, None, 0.0),  # a CPU all along: nothing to wait for
+        (1.5, 1.0, None, 0.0),  # two threads: never negative
+        (0.0, 0.0, None, 0.0),  # not started yet
+        # the platform says how long it waited, runnable, for a CPU (Linux): that wait, however
+        # small its share; a sleeper waits for none
+        (0.05, 1.0, 0.95, 0.95),  # starved in its first second: a twentieth, not asleep
+        (0.0, 1.0, 1.0, 1.0),  # not yet given a CPU at all
+        (0.02, 1.0, 0.0, 0.0),  # time.sleep, where the wait is known: none
+        (0.2, 1.0, 0.1, 0.1),  # a fifth, but the rest of it asleep: only its wait
+        (0.5, 1.0, 0.9, 0.5),  # never more than the wall time it did not compute
+        (None, 1.0, 0.9, 0.0),  # CPU time unknown: no stretch
     ],
 )
 def test_a_portable_run_that_computes_slowly_was_kept_waiting(
-    cpu: float | None, wall: float, waited: float
+    cpu: float | None, wall: float, queued: float | None, waited: float
 ) -> None:
-    assert portable_waited(cpu, wall) == pytest.approx(waited)
+    assert portable_waited(cpu, wall, queued) == pytest.approx(waited)
 
 
 @pytest.mark.parametrize(

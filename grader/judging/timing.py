@@ -78,12 +78,18 @@ def deadline_s(limit_s: float, waited_s: float) -> float:
     return min(limit_s + max(0.0, waited_s), limit_s * MOST_STRETCH)
 
 
-def portable_waited(cpu_s: float | None, wall_s: float) -> float:
-    """How long others' load kept a run from a CPU, where the platform says only how much CPU
-    it used so far (macOS, Windows): a run that computed at least ``COMPUTING_SHARE`` of its
-    wall time was computing and waiting for a CPU the rest of it; one below that was sleeping
-    or waiting for something else, and its limit stays. Unknown CPU time stretches nothing."""
-    if cpu_s is None or wall_s <= 0 or cpu_s < wall_s * COMPUTING_SHARE:
+def portable_waited(cpu_s: float | None, wall_s: float, queued_s: float | None = None) -> float:
+    """How long others' load kept a portable run from a CPU. Where the platform says how long
+    its threads waited, runnable, for one (``queued_s``: Linux's schedstat), that wait, as the
+    Linux sandbox reads it (``kept_waiting``). Where it says only how much CPU the run used so
+    far (macOS, Windows): a run that computed at least ``COMPUTING_SHARE`` of its wall time was
+    computing and waiting for a CPU the rest of it; one below that was sleeping or waiting for
+    something else, and its limit stays. Unknown CPU time stretches nothing."""
+    if cpu_s is None or wall_s <= 0:
+        return 0.0
+    if queued_s is not None:
+        return kept_waiting(cpu_s, queued_s, wall_s)
+    if cpu_s < wall_s * COMPUTING_SHARE:
         return 0.0
     return wall_s - cpu_s if wall_s > cpu_s else 0.0
 

@@ -204,7 +204,8 @@ class _Started:
     wait: Callable[[float], int | None]  # exit status within the timeout, or None
     kill: Callable[[], None]  # the whole tree
     cpu_s: Callable[[], float]
-    cpu_now: Callable[[], float | None]  # while it runs, where the platform says (else None)
+    # while it runs, where the platform says (else None): its CPU time, its wait for a CPU
+    usage_now: Callable[[], tuple[float | None, float | None]]
     close: Callable[[], None]
     stdout: IO[bytes]
     stderr: IO[bytes]
@@ -259,7 +260,7 @@ def _start_windows(
         wait=wait,
         kill=job.kill,
         cpu_s=lambda: job.cpu_s(process),
-        cpu_now=lambda: job.cpu_s(process),  # the job's accounting is live
+        usage_now=lambda: (job.cpu_s(process), None),  # the job's accounting is live
         close=close,
         stdout=process.stdout,
         stderr=process.stderr,
@@ -326,7 +327,7 @@ def _start_posix(argv: list[str], env: dict[str, str], stdin: IO[bytes], cwd: Pa
         wait=wait,
         kill=kill,
         cpu_s=lambda: reaped[0][1] if reaped else 0.0,
-        cpu_now=lambda: None if reaped else live_cpu_s(pid),
+        usage_now=lambda: (None, None) if reaped else live_usage(pid),
         close=close,
         stdout=os.fdopen(out_r, "rb", buffering=0),
         stderr=os.fdopen(err_r, "rb", buffering=0),
@@ -378,24 +379,26 @@ class _Capped:
         return bytes(self.data)
 
 
-def live_cpu_s(pid: int) -> float | None:
-    """The CPU time ``pid`` and its children used so far: psutil where it is installed (a
-    dependency on macOS, which has no /proc), else /proc; None where neither can say."""
+def live_usage(pid: int) -> tuple[float | None, float | None]:
+    """The CPU time ``pid`` and its children used so far, and the longest one of their threads
+    waited, runnable, for a CPU: both from /proc where the kernel says (Linux), else the CPU
+    time from psutil (a dependency on macOS, which has no /proc); None where nothing can say."""
+    if os.path.isdir(f"{procfs.PROC}/{pid}"):
+        cpu, most = procfs.usage(pid)
+        return cpu, most if procfs.waits_known() else None
     try:
         import psutil
     except ImportError:
-        if os.path.isdir(f"{procfs.PROC}/{pid}"):
-            return procfs.usage(pid)[0]
-        return None
+        return None, None
     try:
         leader = psutil.Process(pid)
         total = 0.0
         for one in [leader, *leader.children(recursive=True)]:
             times = one.cpu_times()
             total += times.user + times.system
-        return total
+        return total, None
     except psutil.Error:
-        return None
+        return None, None
 
 
 def live_cpu_known() -> bool:
@@ -414,14 +417,17 @@ def _wait_stretched(started: _Started, begun: float, limit_s: float) -> tuple[in
     """The run's exit status, or None once it is past its limit of its own time, and how long
     it waited for a CPU: while it computes, however slowly this machine lets it, that wait
     stretches its clock (``timing.portable_waited``, up to ``MOST_STRETCH`` times the limit).
-    Its CPU time counts from now, when it is up: the interpreter's start is the machine's,
+    What it used counts from now, when it is up: the interpreter's start is the machine's,
     and Wine counts that start and next to nothing after it, however a run spins."""
-    at_start = started.cpu_now()
+    cpu_at, queued_at = started.usage_now()
+
+    def since(now: float | None, then: float | None) -> float | None:
+        return None if now is None or then is None else max(0.0, now - then)
 
     def waited() -> float:
-        cpu = started.cpu_now()
-        used = None if cpu is None or at_start is None else max(0.0, cpu - at_start)
-        return portable_waited(used, time.monotonic() - begun)
+        cpu, queued = started.usage_now()
+        wall = time.monotonic() - begun
+        return portable_waited(since(cpu, cpu_at), wall, since(queued, queued_at))
 
     end = begun + limit_s
     while True:

@@ -59,3 +59,9 @@ def usage(pid: int, proc: str = PROC) -> tuple[float, float]:
             except (OSError, ValueError, IndexError):
                 continue
     return cpu, most / 1e9
+
+
+def waits_known(proc: str = PROC) -> bool:
+    """Whether this kernel says how long a thread waited, runnable, for a CPU (schedstat,
+    CONFIG_SCHED_INFO): where it does not, ``usage`` reads every wait as none."""
+    return os.path.isfile(f"{proc}/self/schedstat")
