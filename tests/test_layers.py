@@ -25,8 +25,9 @@ LAYERS: dict[str, int] = {
     "running": 4,
     "teacher": 5,
     "publish": 6,
-    "cli": 7,
-    "__main__": 8,
+    "commands": 7,
+    "cli": 8,
+    "__main__": 9,
 }
 
 

@@ -1,4 +1,4 @@
-"""How often, and in how many words, a command says what the sandbox lacks (cli/notice.py)."""
+"""How often, and in how many words, a command says what the sandbox lacks (commands/notices.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.cli.notice import in_ci, sandbox_line
+from grader.commands.notices import in_ci, sandbox_line
 from grader.sandbox import Layer, Sandbox, SandboxMode
 
 DAY = datetime.date(2026, 12, 1)

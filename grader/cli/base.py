@@ -6,11 +6,12 @@ The CLI is click commands only: parse, call the library, render, exit. Commands 
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import sys
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,13 +19,12 @@ import click
 from click.shell_completion import CompletionItem
 
 from .. import ROOT_ENV, __version__
-from ..judging.errors import ExitCode, GraderError, UsageError
+from ..judging.errors import ExitCode, GraderError
 
 if TYPE_CHECKING:
     from ..model.resources import Root
     from ..model.spec import Exercise
-    from ..running.plan import Plan
-    from ..sandbox import Sandbox, SandboxMode
+    from ..sandbox import Sandbox
 
 DEFAULT_COMMAND = "check"
 
@@ -264,9 +264,32 @@ jobs_option = click.option(
 )
 
 
-def _say(notice: str | None) -> None:
+def say(notice: str | None) -> None:
+    """A command's one-line notice, on stderr (the library's ``Say``)."""
     if notice:
         click.echo(f"grade: {notice}", err=True)
+
+
+def with_grading(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Gather the grading options a command takes (--sandbox, --cases, --timeout, --jobs,
+    --isolation) into one ``GradingOptions`` passed as ``grading``."""
+
+    @functools.wraps(command)
+    def gathered(**kwargs: Any) -> Any:
+        from ..commands.planning import GradingOptions
+        from ..sandbox import Isolation, SandboxMode
+
+        mode = kwargs.pop("sandbox_mode", None)
+        kwargs["grading"] = GradingOptions(
+            sandbox_mode=SandboxMode(mode) if mode else None,
+            cases_dir=kwargs.pop("cases_dir", None),
+            timeout_s=kwargs.pop("timeout", None),
+            jobs=kwargs.pop("jobs", None),
+            isolation=Isolation(kwargs.pop("isolation", "fork")),
+        )
+        return command(**kwargs)
+
+    return gathered
 
 
 def load(exercise: str, root: Path | None) -> Exercise:
@@ -275,93 +298,14 @@ def load(exercise: str, root: Path | None) -> Exercise:
     return load_exercise(exercise, resolve_root(root))
 
 
-def _mode(sandbox_mode: str | None, where: Root) -> SandboxMode:
-    from ..sandbox import SandboxMode
-
-    return SandboxMode(sandbox_mode or where.config.sandbox or "auto")
-
-
-def plan_for(
-    exercise: Exercise,
-    *,
-    sandbox_mode: str | None,
-    cases_dir: Path | None = None,
-    timeout: float | None = None,
-    jobs: int | None = None,
-    isolation: str = "fork",
-    submissions: Sequence[Path] = (),
-    verbose: bool = False,
-) -> Plan:
-    """Prepare EXERCISE's grading run of ``submissions``; say once which course grades them
-    (where it was found by walking up) and what the sandbox lacks on this machine.
-
-    An option left out takes the course's setting (grade.toml), else the built-in default."""
-    from ..sandbox import Isolation, Sandbox
-    from ..sandbox.cpus import usable_cpus
-
-    config = exercise.root.config
-    refuse_own_course(exercise, submissions, _mode(sandbox_mode, exercise.root))
-    if Isolation(isolation) is Isolation.FORK:  # numpy's import overlaps the grader's own
-        cpus = usable_cpus()
-        Sandbox.start_servers(exercise.preload, min(jobs or config.jobs or cpus, cpus))
-    from ..running.plan import prepare
-
-    plan = prepare(
-        exercise,
-        cases_dir=cases_dir,
-        mode=_mode(sandbox_mode, exercise.root),
-        timeout_s=timeout,
-        jobs=jobs or config.jobs,
-        isolation=Isolation(isolation),
-    )
-    from ..model.resources import RootKind
-
-    root = exercise.root
-    if root.kind is RootKind.COURSE:  # found by walking up: say which, it may not be the one meant
-        _say(f"graded by the course {root.name} at {root.path} (its grade.toml)")
-    if plan.sandbox is not None:
-        _say_sandbox(plan.sandbox, verbose)
-    if cases_dir is None:
-        from ..model.cases import secret_cases_elsewhere
-
-        elsewhere = secret_cases_elsewhere(exercise)
-        if elsewhere:
-            _say(f"{elsewhere} secret case(s) of {exercise.name} are not here: CI grades them")
-    return plan
-
-
-def refuse_own_course(exercise: Exercise, submissions: Sequence[Path], mode: SandboxMode) -> None:
-    """Strict grading refuses a course found inside a submission's own folder tree: a student's
-    repository committing a grade.toml and one easy case would grade itself (--root names the
-    course to use)."""
-    root = exercise.root
-    from ..model.resources import RootKind
-    from ..sandbox import SandboxMode
-
-    if mode is not SandboxMode.STRICT or root.kind is not RootKind.COURSE:
-        return
-    for submission in submissions:
-        folder = submission.resolve().parent
-        if folder == root.path or root.path in folder.parents:
-            raise UsageError(
-                f"--sandbox strict: the course at {root.path} holds the submission {submission}; "
-                "a submission's own folder cannot bring the course that grades it (pass --root)"
-            )
-
-
 def teacher_sandbox(where: Root, sandbox_mode: str | None) -> Sandbox:
     """The sandbox for running a root's references and solutions; says what it lacks here."""
-    from ..running.plan import open_sandbox
+    from ..commands import planning
+    from ..sandbox import SandboxMode
 
-    sandbox = open_sandbox(where, mode=_mode(sandbox_mode, where))
-    _say_sandbox(sandbox, verbose=False)
-    return sandbox
-
-
-def _say_sandbox(sandbox: Sandbox, verbose: bool) -> None:
-    from .notice import sandbox_line
-
-    _say(sandbox_line(sandbox, verbose=verbose, environ=os.environ))
+    return planning.teacher_sandbox(
+        where, SandboxMode(sandbox_mode) if sandbox_mode else None, say=say
+    )
 
 
 @click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -380,4 +324,4 @@ def cli() -> None:
     """
     from ..model.resources import shared_install
 
-    _say(shared_install())
+    say(shared_install())

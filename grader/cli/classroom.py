@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import shlex
 import sys
-from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -19,13 +18,15 @@ from .base import (
     isolation_option,
     jobs_option,
     load,
-    plan_for,
     root_option,
     sandbox_option,
+    say,
     timeout_option,
+    with_grading,
 )
 
 if TYPE_CHECKING:
+    from ..commands.planning import GradingOptions
     from ..running.gradebook import Gradebook
 
 
@@ -83,24 +84,8 @@ if TYPE_CHECKING:
 @isolation_option
 @sandbox_option
 @root_option
-def batch(
-    exercise: str,
-    paths: tuple[str, ...],
-    csv_file: Path | None,
-    json_file: Path | None,
-    junit_file: Path | None,
-    summary_file: Path | None,
-    shard: str | None,
-    skip_after_timeout: bool,
-    max_time_per_submission: float | None,
-    resume: bool,
-    cases_dir: Path | None,
-    timeout: float | None,
-    jobs: int | None,
-    isolation: str,
-    sandbox_mode: str | None,
-    root: Path | None,
-) -> None:
+@with_grading
+def batch(exercise: str, grading: GradingOptions, root: Path | None, **chosen: Any) -> None:
     """Grade many submissions of EXERCISE: files, folders or quoted globs.
 
     \b
@@ -112,83 +97,36 @@ def batch(
     a row (whatever its score), 4 on a grader error, 130, 143 or 129 when
     interrupted (Ctrl-C, SIGTERM, SIGHUP).
     """
-    from ..files import refuse_overwriting, write_atomically
-    from ..judging.errors import UsageError
+    from ..commands.classes import ClassOptions, start_class
     from ..render import classbook
-    from ..running import batch as batching
-    from ..running.gradebook import Entry, Journal
     from .progress import batch_progress
 
-    part = batching.parse_shard(shard) if shard is not None else None
-    spec = load(exercise, root)
-    config = spec.root.config
-    found = batching.discover(paths, config.max_submission_bytes, config.submissions.get(spec.name))
-    if part is not None:
-        found = batching.shard(found, part)
-    outputs = [json_file, csv_file, junit_file, summary_file]
-    refuse_overwriting(outputs, [s.path for s in found], "a submission")
-    plan = replace(
-        plan_for(
-            spec,
-            sandbox_mode=sandbox_mode,
-            cases_dir=cases_dir,
-            timeout=timeout,
-            jobs=jobs,
-            isolation=isolation,
-            submissions=[s.path for s in found],
-        ),
-        skip_after_timeout=skip_after_timeout,
-        max_time_per_submission=max_time_per_submission,
-    )
-    kept = json_file or csv_file
-    journal = Journal(kept.with_name(kept.name + ".journal")) if kept is not None else None
-    if resume and journal is None:
-        raise UsageError("--resume needs the --json or --csv file the interrupted run wrote")
-    graded = []
-    if journal is not None:
-        header = journal.header(plan.exercise.name, [c.name for c in plan.cases], part)
-        if resume and journal.path.exists():
-            # a row the grader failed on is not done: --resume grades it again
-            graded = [e for e in journal.load(header) if e.score is not None]
-        journal.start(header, graded)
-    with batch_progress(len(found), sys.stderr, sys.stdout) as show:
-
-        def on_done(entry: Entry) -> None:
-            if journal is not None:
-                journal.append(entry)
-            show(entry)
-
-        book = batching.grade_batch(plan, found, shard_label=part, on_done=on_done, graded=graded)
-    if json_file is not None:
-        write_atomically(json_file, book.to_json())
-    if csv_file is not None:
-        write_atomically(csv_file, classbook.csv(book))
-    if junit_file is not None:
-        write_atomically(junit_file, classbook.junit(book))
-    if summary_file is not None:
-        write_atomically(summary_file, classbook.markdown(book))
-    if journal is not None and not book.interrupted and not book.not_judged:
-        journal.remove()  # kept while a row awaits a grading again (--resume)
+    options = ClassOptions(**chosen)
+    started = start_class(load(exercise, root), options, grading, say=say)
+    with batch_progress(len(started.found), sys.stderr, sys.stdout) as show:
+        book = started.grade(on_done=show)
     click.echo(classbook.summary(book), nl=False)
     if book.interrupted:
-        click.echo(
-            f"grade: interrupted: kept {len(book.entries)} of {len(found)} submissions"
-            + (f"; go on with --resume ({journal.path} holds them)" if journal else ""),
-            err=True,
+        journal = started.journal
+        say(
+            f"interrupted: kept {len(book.entries)} of {len(started.found)} submissions"
+            + (f"; go on with --resume ({journal.path} holds them)" if journal else "")
         )
         sys.exit(interrupted_exit_code())
     if book.not_judged:
-        again = _again_command(resume) if journal is not None else _paths_command(exercise, book)
-        click.echo(not_judged_line(book) + f"; grade just those again: {again}", err=True)
+        again = (
+            _again_command(options.resume) if started.journal else _paths_command(exercise, book)
+        )
+        say(not_judged_line(book) + f"; grade just those again: {again}")
     sys.exit(book.exit_code)
 
 
 def not_judged_line(book: Gradebook) -> str:
-    """The one stderr line of a class with grader errors: who, never charged."""
+    """The stderr line of a class with grader errors: who, never charged."""
     names = [safe(e.submission) for e in book.not_judged]
     shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
     return (
-        f"grade: {len(names)} submission{'s' if len(names) != 1 else ''} not graded "
+        f"{len(names)} submission{'s' if len(names) != 1 else ''} not graded "
         f"(a grader error, no score written): {shown}"
     )
 
@@ -249,9 +187,8 @@ def merge(out: Path, inputs: tuple[Path, ...], csv_file: Path | None, allow_part
         write_atomically(csv_file, classbook.csv(merged))
     click.echo(f"{out}: {len(merged.entries)} submissions from {len(inputs)} gradebooks")
     if merged.not_judged:
-        click.echo(
+        say(
             not_judged_line(merged) + "; grade them again in their shard (grade batch ... "
-            "--resume) and merge again",
-            err=True,
+            "--resume) and merge again"
         )
     sys.exit(merged.exit_code)

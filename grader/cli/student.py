@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,19 +18,18 @@ from .base import (
     isolation_option,
     jobs_option,
     load,
-    plan_for,
     resolve_root,
     root_option,
     sandbox_option,
+    say,
     timeout_option,
+    with_grading,
 )
 
 if TYPE_CHECKING:
-    from ..judging.records import Feedback, FuzzOutcome
-    from ..model.material import Material
-    from ..model.spec import Exercise
-    from ..running.plan import Plan
-    from ..running.submissions import Submission
+    from ..commands.checking import Check
+    from ..commands.planning import GradingOptions
+    from ..judging.records import Feedback
     from .live import Live
 
 
@@ -97,6 +97,7 @@ if TYPE_CHECKING:
 @isolation_option
 @sandbox_option
 @root_option
+@with_grading
 def check(
     exercise: str,
     submission: Path,
@@ -111,11 +112,7 @@ def check(
     seed: int,
     save_case: str | None,
     watch: bool,
-    cases_dir: Path | None,
-    timeout: float | None,
-    jobs: int | None,
-    isolation: str,
-    sandbox_mode: str | None,
+    grading: GradingOptions,
     root: Path | None,
     output: Path | None,
 ) -> None:
@@ -125,80 +122,36 @@ def check(
     A report on the terminal (or piped, in plain text) is printed as it goes: each
     case as soon as it is done.
     """
-    from dataclasses import replace
-    from functools import partial
-
-    from ..files import refuse_overwriting
+    from ..commands.checking import CheckOptions, start_check
     from ..judging.errors import UsageError
-    from ..judging.printed import path_text
-    from ..running import selection
-    from ..running.grading import grade
-    from ..running.submissions import check_submission
 
     if quiet and verbose:
         raise UsageError("-q and -v ask for opposite things: give one")
-    if save_case is not None and fuzz_count is None:
-        raise UsageError("--save-case keeps what --fuzz finds: give --fuzz N too")
     verbosity = -1 if quiet else 1 if verbose else 0
-    spec = load(exercise, root)
-    limit = spec.root.config.max_submission_bytes
-    # read once, before any run, and that text graded; --watch reads each new version once
-    unread = [check_submission(submission, limit)]
-    refuse_overwriting([output], [unread[0].path], "the submission")
-    plan = plan_for(
-        spec,
-        sandbox_mode=sandbox_mode,
-        cases_dir=cases_dir,
-        timeout=timeout,
-        jobs=jobs,
-        isolation=isolation,
-        submissions=[submission],
-        verbose=verbosity > 0,
+    options = CheckOptions(keywords, exitfirst, last_failed, fuzz_count, seed, save_case)
+    check = start_check(
+        load(exercise, root),
+        submission,
+        options,
+        grading,
+        say=say,
+        report_file=output,
+        root=root,
+        verbose=verbose,
     )
-    cases = selection.select(plan.cases, keywords)
-    if last_failed:
-        failed = selection.last_failed(spec.name, submission, environ=os.environ)
-        cases, note = selection.only_failed(cases, failed)
-        if note:
-            click.echo(f"grade: {note}", err=True)
-    selected = "" if len(cases) == len(plan.cases) else f"; {len(cases)} of {len(plan.cases)} cases"
-    plan = replace(plan, cases=cases, stop_after_failure=exitfirst)
+    scripts = [check.first]  # read once, before any run; --watch reads each new version once
 
     def once() -> Feedback:
-        live = _live(fmt, output, verbosity, diff, [c.title for c in cases], plan.limits.time_s)
-        checked = unread.pop() if unread else check_submission(submission, limit)
-        shown = path_text(submission)
+        script = scripts.pop() if scripts else check.read()
+        live = _live(fmt, output, verbosity, diff, check)
         try:
-            report = grade(
-                plan,
-                checked,
-                on_start=None if live is None else partial(live.start, spec.name, shown),
-                on_case=None if live is None else live.on_case,
-            )
-        finally:
+            report = check.grade(script, say=say, **_hooks(live, check))
+        except BaseException:
             if live is not None:
-                live.stop()
-        if cases_dir is None:  # what failed on other cases says nothing of these
-            selection.remember(report, submission, environ=os.environ)
-        if live is not None:  # the cases' summary at once; the fuzzing's section follows it
-            live.finish(report.feedback(), selected)
-        if fuzz_count is not None:  # part of the report: every format carries what it finds
-            name = save_case or f"fuzz-{seed}"
-            command = _save_case_command(spec.name, shown, fuzz_count, seed, root, timeout, name)
-            fuzzed = _fuzz(plan, checked, fuzz_count, seed, save_case, command)
-            report = replace(report, fuzz=fuzzed)
-        feedback = report.feedback()
-        if live is not None:
-            if feedback.fuzz is not None:
-                live.fuzz(feedback.fuzz)
-        else:
-            from .output import emit
+                live.stop()  # the terminal is left clean
+            raise
+        return _emit(report.feedback(), live, fmt, output, verbosity, diff)
 
-            emit(feedback, fmt, output=output, environ=os.environ, verbosity=verbosity, diff=diff)
-        return feedback
-
-    if fuzz_count is not None:
-        _fuzz_material(spec)  # before any case runs: a student's install has no reference
     if watch:
         from .watch import watch_and_regrade
 
@@ -206,67 +159,35 @@ def check(
     sys.exit(int(once().exit_code))  # a fuzz finding fails the report, and so the exit status
 
 
-def _fuzz_material(spec: Exercise) -> Material:
-    from ..judging.errors import GraderError, UsageError
-    from ..model.material import material
-
-    try:
-        return material(spec)
-    except GraderError:
-        raise UsageError(
-            f"--fuzz compares with the reference solution, which is not here "
-            f"(reference/{spec.name}/ is in the course's checkout, not a student's install)"
-        ) from None
-
-
-def _save_case_command(
-    exercise: str,
-    submission: str,
-    count: int,
-    seed: int,
-    root: Path | None,
-    timeout: float | None,
-    name: str,
-) -> str:
-    """The command that finds the same input again and adds it as a case (a seed finds the same
-    input whatever the machine and the number of runs at once)."""
-    import shlex
-
+def _hooks(live: Live | None, check: Check) -> dict[str, Any]:
+    """What the printer as-it-goes hears of a grading: the header, each case, the summary."""
+    if live is None:
+        return {}
     from ..judging.printed import path_text
 
-    words = ["grade", exercise, submission, "--fuzz", str(count), "--seed", str(seed)]
-    if root is not None:
-        words += ["--root", path_text(root)]
-    if timeout is not None:
-        words += ["--timeout", f"{timeout:g}"]
-    return shlex.join([*words, "--save-case", name])
+    shown = path_text(check.first.path)
+    return {
+        "on_start": partial(live.start, check.plan.exercise.name, shown),
+        "on_case": live.on_case,
+        "on_cases": partial(live.finish, selected=check.selected),
+    }
 
 
-def _fuzz(
-    plan: Plan, checked: Submission, count: int, seed: int, save_case: str | None, command: str
-) -> FuzzOutcome:
-    from dataclasses import replace
+def _emit(
+    feedback: Feedback, live: Live | None, fmt: str, output: Path | None, verbosity: int, diff: bool
+) -> Feedback:
+    """The report: what the printer has not printed yet (--fuzz's section), or all of it."""
+    if live is not None:
+        if feedback.fuzz is not None:
+            live.fuzz(feedback.fuzz)
+        return feedback
+    from .output import emit
 
-    from ..judging.printed import path_text
-    from ..teacher.fuzz import fuzz
-
-    teacher = _fuzz_material(plan.exercise)
-    found = fuzz(plan, teacher, checked, count=count, seed=seed)
-    if found.finding is None:
-        return found
-    if save_case is None:
-        return replace(found, save_case=command)
-    from ..teacher.authoring import add_case
-
-    added = add_case(plan.exercise, save_case, found.finding.case.input, runner=plan.runner)
-    saved = path_text((added.folder / save_case).absolute())
-    click.echo(f"grade: saved the input fuzzing found as {saved}.in and .out", err=True)
-    return replace(found, save_case=command, saved=saved)
+    emit(feedback, fmt, output=output, environ=os.environ, verbosity=verbosity, diff=diff)
+    return feedback
 
 
-def _live(
-    fmt: str, output: Path | None, verbosity: int, diff: bool, titles: list[str], limit_s: float
-) -> Live | None:
+def _live(fmt: str, output: Path | None, verbosity: int, diff: bool, check: Check) -> Live | None:
     """The printer as-it-goes, for a human report on stdout; None for any other."""
     if output is not None or fmt not in ("auto", "rich", "plain"):
         return None
@@ -275,13 +196,13 @@ def _live(
 
     chosen = choose(fmt, to_terminal=sys.stdout.isatty(), no_color=bool(os.environ.get("NO_COLOR")))
     return Live(
-        titles,
+        [c.title for c in check.plan.cases],
         color=chosen == "rich",
         verbosity=verbosity,
         diff=diff,
         out=sys.stdout,
         status=sys.stderr if sys.stderr.isatty() else None,
-        limit_s=limit_s,
+        limit_s=check.plan.limits.time_s,
     )
 
 
@@ -356,37 +277,35 @@ def show(exercise: str, samples_dir: Path | None, root: Path | None) -> None:
 @timeout_option
 @sandbox_option
 @root_option
+@with_grading
 def run_command(
-    exercise: str,
-    submission: Path,
-    input_file: Any,
-    timeout: float | None,
-    sandbox_mode: str | None,
-    root: Path | None,
+    exercise: str, submission: Path, input_file: Any, grading: GradingOptions, root: Path | None
 ) -> None:
     """Run SUBMISSION on an input of your own, in the same sandbox and limits as grading.
 
     Shows its output; where the exercise's reference solution is at hand (a teacher's
     copy), also the reference's output and how the two compare.
     """
-    from ..judging.errors import UsageError
+    from ..commands.trying import try_one
     from ..render.escape import log_safe
-    from ..running.submissions import check_submission
-    from ..teacher.playground import try_input
 
-    spec = load(exercise, root)
-    script = check_submission(submission, spec.root.config.max_submission_bytes)
-    if input_file is None:
-        if sys.stdin.isatty():
-            raise UsageError("give the input with --input FILE, or pipe it: grade run EX FILE < in")
-        input_file = sys.stdin.buffer
-    data = input_file.read()
-    plan = plan_for(spec, sandbox_mode=sandbox_mode, timeout=timeout, jobs=1)
-    tried = try_input(plan, script, data)
+    tried = try_one(load(exercise, root), submission, partial(_input, input_file), grading, say=say)
     if tried.invalid:
-        click.echo(f"grade: note: this input is outside the statement: {tried.invalid}", err=True)
+        say(f"note: this input is outside the statement: {tried.invalid}")
     click.echo(log_safe(tried.render()), nl=False)
     sys.exit(tried.exit_code)
+
+
+def _input(given: Any) -> bytes:
+    """--input's file, else stdin when it is piped."""
+    from ..judging.errors import UsageError
+
+    if given is None:
+        if sys.stdin.isatty():
+            raise UsageError("give the input with --input FILE, or pipe it: grade run EX FILE < in")
+        given = sys.stdin.buffer
+    data: bytes = given.read()
+    return data
 
 
 def _indent(text: str) -> str:

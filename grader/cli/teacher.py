@@ -16,10 +16,13 @@ from .base import (
     resolve_root,
     root_option,
     sandbox_option,
+    say,
     teacher_sandbox,
+    with_grading,
 )
 
 if TYPE_CHECKING:
+    from ..commands.planning import GradingOptions
     from ..judging.records import Visibility
     from ..model.resources import Root
     from ..model.spec import Exercise
@@ -290,9 +293,8 @@ Next steps:
 )
 @sandbox_option
 @root_option
-def mutants_command(
-    exercise: str, inputs: int, sandbox_mode: str | None, root: Path | None
-) -> None:
+@with_grading
+def mutants_command(exercise: str, inputs: int, grading: GradingOptions, root: Path | None) -> None:
     """Mutation analysis: do EXERCISE's cases fail every small change of the reference?
 
     \b
@@ -303,15 +305,15 @@ def mutants_command(
     printed, ready for grade add-case; when none does, it is counted as equivalent.
     Exit 0 when every mutant some input separates is killed.
     """
+    from ..commands.planning import plan_for
     from ..model.material import material
     from ..model.spec import load_exercise
     from ..teacher.mutants import analyse
-    from .base import plan_for
 
     where = resolve_root(root)
     spec = load_exercise(exercise, where)
     teacher = material(spec)
-    plan = plan_for(spec, sandbox_mode=sandbox_mode)
+    plan = plan_for(spec, grading, say=say)
     result = analyse(plan, teacher, inputs=inputs)
     original = teacher.solution.read_text(encoding="utf-8")
     for survivor in result.gaps:

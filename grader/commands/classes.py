@@ -1,0 +1,119 @@
+"""``grade batch``: a class graded into its gradebook files, journalled so that an interrupted
+run goes on where it stopped.
+
+``start_class`` does what happens before any run (the submissions found and sliced, the plan,
+the journal); ``ClassGrading.grade`` grades them and writes every file asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..files import refuse_overwriting, write_atomically
+from ..judging.errors import UsageError
+from ..model.spec import Exercise
+from ..render import classbook
+from ..running import batch
+from ..running.gradebook import Entry, Gradebook, Journal, Shard
+from ..running.plan import Plan
+from ..running.submissions import Submission
+from .planning import GradingOptions, Say, plan_for
+
+
+@dataclass(frozen=True)
+class ClassOptions:
+    """What ``grade batch`` grades, how, and which files it writes."""
+
+    paths: tuple[str, ...]  # files, folders or quoted globs
+    csv_file: Path | None = None
+    json_file: Path | None = None
+    junit_file: Path | None = None
+    summary_file: Path | None = None
+    shard: str | None = None  # K/N, or auto: the CI engine's
+    skip_after_timeout: bool = False
+    max_time_per_submission: float | None = None
+    resume: bool = False
+
+    def __post_init__(self) -> None:
+        if self.resume and self.kept is None:
+            raise UsageError("--resume needs the --json or --csv file the interrupted run wrote")
+
+    @property
+    def kept(self) -> Path | None:
+        """The file the journal is kept beside."""
+        return self.json_file or self.csv_file
+
+
+@dataclass(frozen=True)
+class ClassGrading:
+    """A class set up for grading: who, with which plan, what an earlier run already did."""
+
+    plan: Plan
+    found: tuple[Submission, ...]
+    options: ClassOptions
+    part: Shard | None
+    journal: Journal | None
+    graded: tuple[Entry, ...]  # rows a --resume keeps, not graded again
+
+    def grade(self, *, on_done: Callable[[Entry], None] | None = None) -> Gradebook:
+        """Grade every submission not graded yet, each row journalled as it completes; then
+        write every gradebook file asked for."""
+
+        def done(entry: Entry) -> None:
+            if self.journal is not None:
+                self.journal.append(entry)
+            if on_done is not None:
+                on_done(entry)
+
+        book = batch.grade_batch(
+            self.plan, self.found, shard_label=self.part, on_done=done, graded=self.graded
+        )
+        self._write(book)
+        if self.journal is not None and not book.interrupted and not book.not_judged:
+            self.journal.remove()  # kept while a row awaits a grading again (--resume)
+        return book
+
+    def _write(self, book: Gradebook) -> None:
+        options = self.options
+        written: list[tuple[Path | None, Callable[[Gradebook], str]]] = [
+            (options.json_file, Gradebook.to_json),
+            (options.csv_file, classbook.csv),
+            (options.junit_file, classbook.junit),
+            (options.summary_file, classbook.markdown),
+        ]
+        for path, render in written:
+            if path is not None:
+                write_atomically(path, render(book))
+
+
+def start_class(
+    exercise: Exercise, options: ClassOptions, grading: GradingOptions, *, say: Say
+) -> ClassGrading:
+    """Find the class's submissions (the course's limit and expected file name), take the shard's
+    slice, refuse to write over any of them, and open the journal (resumed if asked)."""
+    part = batch.parse_shard(options.shard) if options.shard is not None else None
+    config = exercise.root.config
+    found = batch.discover(
+        options.paths, config.max_submission_bytes, config.submissions.get(exercise.name)
+    )
+    if part is not None:
+        found = batch.shard(found, part)
+    outputs = [options.json_file, options.csv_file, options.junit_file, options.summary_file]
+    refuse_overwriting(outputs, [s.path for s in found], "a submission")
+    plan = replace(
+        plan_for(exercise, grading, say=say, submissions=[s.path for s in found]),
+        skip_after_timeout=options.skip_after_timeout,
+        max_time_per_submission=options.max_time_per_submission,
+    )
+    kept = options.kept
+    journal = Journal(kept.with_name(kept.name + ".journal")) if kept is not None else None
+    graded: list[Entry] = []
+    if journal is not None:
+        header = journal.header(plan.exercise.name, [c.name for c in plan.cases], part)
+        if options.resume and journal.path.exists():
+            # a row the grader failed on is not done: --resume grades it again
+            graded = [e for e in journal.load(header) if e.score is not None]
+        journal.start(header, graded)
+    return ClassGrading(plan, tuple(found), options, part, journal, tuple(graded))
