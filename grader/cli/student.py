@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from ..commands.checking import Check
     from ..commands.planning import GradingOptions
     from ..judging.records import Feedback
+    from ..running.submissions import Submission
     from .live import Live
 
 
@@ -101,20 +103,15 @@ if TYPE_CHECKING:
 def check(
     exercise: str,
     submission: Path,
+    grading: GradingOptions,
+    root: Path | None,
     fmt: str,
-    keywords: tuple[str, ...],
-    exitfirst: bool,
-    last_failed: bool,
+    output: Path | None,
     quiet: bool,
     verbose: bool,
     diff: bool,
-    fuzz_count: int | None,
-    seed: int,
-    save_case: str | None,
     watch: bool,
-    grading: GradingOptions,
-    root: Path | None,
-    output: Path | None,
+    **chosen: Any,
 ) -> None:
     """Grade SUBMISSION (a Python script) on EXERCISE's cases.
 
@@ -123,12 +120,9 @@ def check(
     case as soon as it is done.
     """
     from ..commands.checking import CheckOptions, start_check
-    from ..judging.errors import UsageError
 
-    if quiet and verbose:
-        raise UsageError("-q and -v ask for opposite things: give one")
-    verbosity = -1 if quiet else 1 if verbose else 0
-    options = CheckOptions(keywords, exitfirst, last_failed, fuzz_count, seed, save_case)
+    shown = _Shown.chosen(fmt, output, quiet, verbose, diff)
+    options = CheckOptions(**chosen)
     check = start_check(
         load(exercise, root),
         submission,
@@ -142,21 +136,60 @@ def check(
     scripts = [check.first]  # read once, before any run; --watch reads each new version once
 
     def once() -> Feedback:
-        script = scripts.pop() if scripts else check.read()
-        live = _live(fmt, output, verbosity, diff, check)
-        try:
-            report = check.grade(script, say=say, **_hooks(live, check))
-        except BaseException:
-            if live is not None:
-                live.stop()  # the terminal is left clean
-            raise
-        return _emit(report.feedback(), live, fmt, output, verbosity, diff)
+        return _grade_and_show(check, scripts.pop() if scripts else check.read(), shown)
 
     if watch:
         from .watch import watch_and_regrade
 
         watch_and_regrade(submission, once)  # until Ctrl-C
     sys.exit(int(once().exit_code))  # a fuzz finding fails the report, and so the exit status
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """How grade check shows its report: which format, where, in how much detail."""
+
+    fmt: str
+    output: Path | None
+    verbosity: int  # -1 for -q, 1 for -v
+    diff: bool
+
+    @classmethod
+    def chosen(
+        cls, fmt: str, output: Path | None, quiet: bool, verbose: bool, diff: bool
+    ) -> _Shown:
+        from ..judging.errors import UsageError
+
+        if quiet and verbose:
+            raise UsageError("-q and -v ask for opposite things: give one")
+        return cls(fmt, output, -1 if quiet else 1 if verbose else 0, diff)
+
+
+def _grade_and_show(check: Check, script: Submission, shown: _Shown) -> Feedback:
+    """One grading of ``script``: printed as it goes on a terminal or pipe, else written whole."""
+    live = _live(shown, check)
+    try:
+        report = check.grade(script, say=say, **_hooks(live, check))
+    except BaseException:
+        if live is not None:
+            live.stop()  # the terminal is left clean
+        raise
+    feedback = report.feedback()
+    if live is not None:
+        if feedback.fuzz is not None:  # the rest was printed as it went
+            live.fuzz(feedback.fuzz)
+        return feedback
+    from .output import emit
+
+    emit(
+        feedback,
+        shown.fmt,
+        output=shown.output,
+        environ=os.environ,
+        verbosity=shown.verbosity,
+        diff=shown.diff,
+    )
+    return feedback
 
 
 def _hooks(live: Live | None, check: Check) -> dict[str, Any]:
@@ -173,33 +206,20 @@ def _hooks(live: Live | None, check: Check) -> dict[str, Any]:
     }
 
 
-def _emit(
-    feedback: Feedback, live: Live | None, fmt: str, output: Path | None, verbosity: int, diff: bool
-) -> Feedback:
-    """The report: what the printer has not printed yet (--fuzz's section), or all of it."""
-    if live is not None:
-        if feedback.fuzz is not None:
-            live.fuzz(feedback.fuzz)
-        return feedback
-    from .output import emit
-
-    emit(feedback, fmt, output=output, environ=os.environ, verbosity=verbosity, diff=diff)
-    return feedback
-
-
-def _live(fmt: str, output: Path | None, verbosity: int, diff: bool, check: Check) -> Live | None:
+def _live(shown: _Shown, check: Check) -> Live | None:
     """The printer as-it-goes, for a human report on stdout; None for any other."""
-    if output is not None or fmt not in ("auto", "rich", "plain"):
+    if shown.output is not None or shown.fmt not in ("auto", "rich", "plain"):
         return None
     from ..render import choose
     from .live import Live  # rich: ~50 ms that a JSON report does without
 
-    chosen = choose(fmt, to_terminal=sys.stdout.isatty(), no_color=bool(os.environ.get("NO_COLOR")))
+    tty, no_color = sys.stdout.isatty(), bool(os.environ.get("NO_COLOR"))
+    chosen = choose(shown.fmt, to_terminal=tty, no_color=no_color)
     return Live(
         [c.title for c in check.plan.cases],
         color=chosen == "rich",
-        verbosity=verbosity,
-        diff=diff,
+        verbosity=shown.verbosity,
+        diff=shown.diff,
         out=sys.stdout,
         status=sys.stderr if sys.stderr.isatty() else None,
         limit_s=check.plan.limits.time_s,
