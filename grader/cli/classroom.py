@@ -165,26 +165,9 @@ def _paths_command(exercise: str, book: Gradebook) -> str:
 @click.option("--allow-partial", is_flag=True, help="Merge even when some shard K/N is missing.")
 def merge(out: Path, inputs: tuple[Path, ...], csv_file: Path | None, allow_partial: bool) -> None:
     """Join the JSON gradebooks of grade batch --shard runs (INPUTS) into --output."""
-    from ..files import refuse_overwriting, write_atomically
-    from ..judging.errors import GraderError, UsageError
-    from ..render import classbook
-    from ..running.gradebook import Gradebook, merge
+    from ..commands.classes import merge_shards
 
-    refuse_overwriting([out, csv_file], inputs, "an input of merge")
-    if out.is_file():  # -o s1.json with s1 not among the inputs: still a shard's own
-        try:
-            label = Gradebook.load(out).shard
-        except GraderError:
-            label = None  # not a gradebook: an ordinary file to write over
-        if label is not None:
-            raise UsageError(
-                f"{out} is the gradebook of shard {label}: write the merge to another file "
-                f"(grade merge -o merged.json {out} ...)"
-            )
-    merged = merge([(str(p), Gradebook.load(p)) for p in inputs], allow_partial=allow_partial)
-    write_atomically(out, merged.to_json())
-    if csv_file is not None:
-        write_atomically(csv_file, classbook.csv(merged))
+    merged = merge_shards(inputs, out, csv_file=csv_file, allow_partial=allow_partial)
     click.echo(f"{out}: {len(merged.entries)} submissions from {len(inputs)} gradebooks")
     if merged.not_judged:
         say(

@@ -25,8 +25,9 @@ if TYPE_CHECKING:
     from ..commands.planning import GradingOptions
     from ..judging.records import Visibility
     from ..model.resources import Root
-    from ..model.spec import Exercise
     from ..sandbox import Sandbox
+    from ..teacher.expected import Stale
+    from ..teacher.mutants import Survivor
 
 # the names of records.Visibility, written out: importing records costs `grade --help` ~12 ms
 # (tests/test_cli.py checks they agree)
@@ -43,51 +44,40 @@ VISIBILITIES = ("visible", "hidden", "after_due_date")
 def regen(exercise: str, check_only: bool, sandbox_mode: str | None, root: Path | None) -> None:
     """Recompute EXERCISE's expected outputs (.out files) from the reference solution, and
     what its known-wrong solutions print on the cases (mistakes.json, for diagnosis)."""
-    from ..model import known_mistakes
-    from ..model.cases import secret_counts_file
     from ..model.spec import load_exercise
-    from ..teacher.expected import regenerate, stale_outputs
+    from ..teacher.expected import refresh_derived, regenerate, stale_derived, stale_outputs
 
     where = resolve_root(root)
     spec = load_exercise(exercise, where)
     sandbox = teacher_sandbox(where, sandbox_mode)
-    runner = sandbox.run
-    matches = f"{exercise}: every expected output matches the reference"
-
     if not check_only:
-        written = regenerate(spec, runner=runner)
-        for item in written:
-            click.echo(f"wrote {item.path}")
-        for path in _refresh_derived(spec, sandbox):
+        written = [item.path for item in regenerate(spec, runner=sandbox.run)]
+        for path in [*written, *refresh_derived(spec, sandbox)]:
             click.echo(f"wrote {path}")
         if not written:
-            click.echo(matches, err=True)
+            click.echo(f"{exercise}: every expected output matches the reference", err=True)
         return
-    counts = secret_counts_file(spec)
-    stale_mistakes = known_mistakes.stale({**_derived(spec, sandbox), **counts})
-    for path in stale_mistakes:
-        what = (
-            "the number of secret cases has changed"
-            if path in counts
-            else "what the known-wrong solutions print has changed"
-        )
-        click.echo(f"{path} is stale: {what} (grade regen {exercise})")
-    stale = stale_outputs(spec, runner=runner)
-    for item in stale:
-        diff = difflib.unified_diff(
-            (item.current or "").splitlines(keepends=True),
-            item.fresh.splitlines(keepends=True),
-            fromfile=str(item.path) if item.current is not None else "/dev/null",
-            tofile=f"{item.path} (reference)",
-        )
-        click.echo("".join(diff), nl=False)
-    if stale or stale_mistakes:
-        click.echo(
-            f"{len(stale) + len(stale_mistakes)} file(s) are stale; run: grade regen {exercise}",
-            err=True,
-        )
+    derived = stale_derived(spec, sandbox)
+    for item in derived:
+        click.echo(f"{item.path} is stale: {item.why} (grade regen {exercise})")
+    outputs = stale_outputs(spec, runner=sandbox.run)
+    for output in outputs:
+        click.echo(_stale_diff(output), nl=False)
+    if outputs or derived:
+        stale = len(outputs) + len(derived)
+        click.echo(f"{stale} file(s) are stale; run: grade regen {exercise}", err=True)
         sys.exit(ExitCode.FAILED)
-    click.echo(matches, err=True)
+    click.echo(f"{exercise}: every expected output matches the reference", err=True)
+
+
+def _stale_diff(item: Stale) -> str:
+    diff = difflib.unified_diff(
+        (item.current or "").splitlines(keepends=True),
+        item.fresh.splitlines(keepends=True),
+        fromfile=str(item.path) if item.current is not None else "/dev/null",
+        tofile=f"{item.path} (reference)",
+    )
+    return "".join(diff)
 
 
 @cli.command("verify")
@@ -168,15 +158,10 @@ def add_case_command(
     input_file: Any,
     seed: int | None,
     size: int,
-    title: str | None,
-    hint: str | None,
-    secret: bool,
-    sample: bool,
     visibility: str | None,
-    points: float | None,
-    force: bool,
     sandbox_mode: str | None,
     root: Path | None,
+    **details: Any,
 ) -> None:
     """Add case NAME to EXERCISE: its output comes from running the reference on it."""
     from ..judging.errors import UsageError
@@ -190,22 +175,10 @@ def add_case_command(
         raise UsageError("give the input with exactly one of --input FILE (or -) and --random SEED")
     data = input_file.read() if seed is None else generate(material(spec), seed, size)
     sandbox = teacher_sandbox(where, sandbox_mode)
-    runner = sandbox.run
-    case = add_case(
-        spec,
-        name,
-        data,
-        runner=runner,
-        title=title,
-        hint=hint,
-        secret=secret,
-        sample=sample,
-        visibility=None if visibility is None else _visibility(visibility),
-        points=points,
-        force=force,
-    )
-    written = (case.folder / case.name).absolute()
+    shown = None if visibility is None else _visibility(visibility)
+    case = add_case(spec, name, data, runner=sandbox.run, visibility=shown, **details)
     _refresh_mistakes(exercise, where, sandbox)
+    written = (case.folder / case.name).absolute()
     click.echo(f"added {written}.in and .out; the reference prints:", err=True)
     click.echo(case.expected, nl=False)
 
@@ -317,15 +290,7 @@ def mutants_command(exercise: str, inputs: int, grading: GradingOptions, root: P
     result = analyse(plan, teacher, inputs=inputs)
     original = teacher.solution.read_text(encoding="utf-8")
     for survivor in result.gaps:
-        click.echo(survivor.mutant.diff(original), nl=False)
-        shown = (survivor.separating or b"").decode(errors="replace")
-        lines = shown.splitlines()
-        preview = "\n".join(f"    {line}" for line in lines[:6])
-        more = f"\n    … ({len(lines) - 6} more lines)" if len(lines) > 6 else ""
-        click.echo(
-            f"  survives every case; this input tells it from the reference:\n{preview}{more}"
-        )
-        click.echo(f"  (add it: grade add-case {exercise} NAME --input FILE)\n")
+        click.echo(_survivor_text(exercise, survivor, original))
     click.echo(
         f"{exercise}: {result.total} mutant{'s' * (result.total != 1)}, {result.killed} killed, "
         f"{result.equivalent} equivalent (no input among {inputs} told them apart), "
@@ -335,28 +300,24 @@ def mutants_command(exercise: str, inputs: int, grading: GradingOptions, root: P
     sys.exit(ExitCode.FAILED if result.gaps else ExitCode.OK)
 
 
-def _derived(spec: Exercise, sandbox: Sandbox) -> dict[Path, str]:
-    """What mistakes.json should hold beside the cases (what the known-wrong solutions print);
-    read after the .out files are written: the plan loads the cases."""
-    from ..running.plan import prepare
-    from ..teacher.expected import mistake_files
-
-    return mistake_files(spec, prepare(spec, sandbox=sandbox))
-
-
-def _refresh_derived(spec: Exercise, sandbox: Sandbox) -> list[Path]:
-    """What regen derives from the cases, again, after they changed: mistakes.json and
-    secret-cases.json (how many secret cases there are)."""
-    from ..model import known_mistakes
-    from ..model.cases import secret_counts_file
-
-    return known_mistakes.write({**_derived(spec, sandbox), **secret_counts_file(spec)})
+def _survivor_text(exercise: str, survivor: Survivor, original: str) -> str:
+    """A surviving mutant's diff and the input that tells it from the reference, in part."""
+    shown = (survivor.separating or b"").decode(errors="replace")
+    lines = shown.splitlines()
+    preview = "\n".join(f"    {line}" for line in lines[:6])
+    more = f"\n    … ({len(lines) - 6} more lines)" if len(lines) > 6 else ""
+    return (
+        survivor.mutant.diff(original)
+        + f"  survives every case; this input tells it from the reference:\n{preview}{more}\n"
+        + f"  (add it: grade add-case {exercise} NAME --input FILE)\n"
+    )
 
 
 def _refresh_mistakes(exercise: str, where: Root, sandbox: Sandbox) -> list[Path]:
     from ..model.spec import load_exercise
+    from ..teacher.expected import refresh_derived
 
-    return _refresh_derived(load_exercise(exercise, where), sandbox)
+    return refresh_derived(load_exercise(exercise, where), sandbox)
 
 
 def _visibility(name: str) -> Visibility:

@@ -1,5 +1,5 @@
 """``grade batch``: a class graded into its gradebook files, journalled so that an interrupted
-run goes on where it stopped.
+run goes on where it stopped; ``grade merge``: the shards' gradebooks joined.
 
 ``start_class`` does what happens before any run (the submissions found and sliced, the plan,
 the journal); ``ClassGrading.grade`` grades them and writes every file asked for.
@@ -7,16 +7,16 @@ the journal); ``ClassGrading.grade`` grades them and writes every file asked for
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..files import refuse_overwriting, write_atomically
-from ..judging.errors import UsageError
+from ..judging.errors import GraderError, UsageError
 from ..model.spec import Exercise
 from ..render import classbook
 from ..running import batch
-from ..running.gradebook import Entry, Gradebook, Journal, Shard
+from ..running.gradebook import Entry, Gradebook, Journal, Shard, merge
 from ..running.plan import Plan
 from ..running.submissions import Submission
 from .planning import GradingOptions, Say, plan_for
@@ -117,3 +117,26 @@ def start_class(
             graded = [e for e in journal.load(header) if e.score is not None]
         journal.start(header, graded)
     return ClassGrading(plan, tuple(found), options, part, journal, tuple(graded))
+
+
+def merge_shards(
+    inputs: Sequence[Path], out: Path, *, csv_file: Path | None = None, allow_partial: bool = False
+) -> Gradebook:
+    """Join the JSON gradebooks of ``grade batch --shard`` runs into ``out`` (and ``csv_file``):
+    never over one of the inputs, nor over another shard's gradebook."""
+    refuse_overwriting([out, csv_file], inputs, "an input of merge")
+    if out.is_file():  # -o s1.json with s1 not among the inputs: still a shard's own
+        try:
+            label = Gradebook.load(out).shard
+        except GraderError:
+            label = None  # not a gradebook: an ordinary file to write over
+        if label is not None:
+            raise UsageError(
+                f"{out} is the gradebook of shard {label}: write the merge to another file "
+                f"(grade merge -o merged.json {out} ...)"
+            )
+    merged = merge([(str(p), Gradebook.load(p)) for p in inputs], allow_partial=allow_partial)
+    write_atomically(out, merged.to_json())
+    if csv_file is not None:
+        write_atomically(csv_file, classbook.csv(merged))
+    return merged

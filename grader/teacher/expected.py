@@ -14,7 +14,8 @@ from ..judging.runs import Runner
 from ..model.cases import case_files, case_names, public_folder, secret_folder
 from ..model.material import material
 from ..model.spec import Exercise
-from ..running.plan import Plan
+from ..running.plan import Plan, prepare
+from ..sandbox import Sandbox
 
 
 def reference_output(exercise: Exercise, data: bytes, *, runner: Runner) -> str:
@@ -74,3 +75,46 @@ def mistake_files(exercise: Exercise, plan: Plan) -> dict[Path, str]:
         {w.path.stem: r for w, r in zip(wrong, reports, strict=True)}
     )
     return known_mistakes.wanted(exercise, printed, {w.path.stem: w.mistake for w in wrong})
+
+
+def derived_files(exercise: Exercise, sandbox: Sandbox) -> dict[Path, str]:
+    """What regen derives from the cases: mistakes.json (what the known-wrong solutions print)
+    and secret-cases.json (how many secret cases there are). The plan loads the cases: call it
+    after the .out files are written."""
+    from ..model.cases import secret_counts_file
+
+    return {
+        **mistake_files(exercise, prepare(exercise, sandbox=sandbox)),
+        **secret_counts_file(exercise),
+    }
+
+
+def refresh_derived(exercise: Exercise, sandbox: Sandbox) -> list[Path]:
+    """Write the derived files again, after the cases changed; returns what it wrote."""
+    from ..model import known_mistakes
+
+    return known_mistakes.write(derived_files(exercise, sandbox))
+
+
+@dataclass(frozen=True)
+class StaleDerived:
+    """A derived file (mistakes.json, secret-cases.json) the cases no longer give."""
+
+    path: Path
+    why: str
+
+
+def stale_derived(exercise: Exercise, sandbox: Sandbox) -> tuple[StaleDerived, ...]:
+    from ..model import known_mistakes
+    from ..model.cases import secret_counts_file
+
+    counts = secret_counts_file(exercise)
+    return tuple(
+        StaleDerived(
+            path,
+            "the number of secret cases has changed"
+            if path in counts
+            else "what the known-wrong solutions print has changed",
+        )
+        for path in known_mistakes.stale(derived_files(exercise, sandbox))
+    )
