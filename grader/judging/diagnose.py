@@ -26,7 +26,7 @@ _CONTAINER = re.compile(r"^\s*[\[(]")
 _READS_ALL = {"stdin", "readlines", "read", "open", "fileinput", "readline"}
 
 
-def _extra_lines_first(outcome: CaseOutcome, script: Path) -> str | None:
+def _extra_lines_first(outcome: CaseOutcome) -> str | None:
     """The expected line shows up, later: something was printed before it (a prompt from
     input("..."), or a debug print)."""
     c = outcome.comparison
@@ -46,7 +46,7 @@ def _extra_lines_first(outcome: CaseOutcome, script: Path) -> str | None:
     )
 
 
-def _prompt_glued(outcome: CaseOutcome, script: Path) -> str | None:
+def _prompt_glued(outcome: CaseOutcome) -> str | None:
     """input("weights? ") prints its prompt without a newline: it sticks to the first line."""
     c = outcome.comparison
     if outcome.verdict is not Verdict.WRONG_ANSWER or c is None or c.line != 1:
@@ -83,7 +83,7 @@ def _sibling_module(outcome: CaseOutcome, script: Path) -> str | None:
     )
 
 
-def _empty_output(outcome: CaseOutcome, script: Path) -> str | None:
+def _empty_output(outcome: CaseOutcome) -> str | None:
     c = outcome.comparison
     if outcome.verdict is not Verdict.WRONG_ANSWER or c is None or outcome.stdout.strip():
         return None
@@ -95,7 +95,7 @@ def _empty_output(outcome: CaseOutcome, script: Path) -> str | None:
     )
 
 
-def _input_past_the_end(outcome: CaseOutcome, script: Path) -> str | None:
+def _input_past_the_end(outcome: CaseOutcome) -> str | None:
     """``while True: line = input()`` ends every case in an EOFError."""
     if outcome.verdict is not Verdict.RUNTIME_ERROR:
         return None
@@ -108,7 +108,7 @@ def _input_past_the_end(outcome: CaseOutcome, script: Path) -> str | None:
     )
 
 
-def _printed_a_container(outcome: CaseOutcome, script: Path) -> str | None:
+def _printed_a_container(outcome: CaseOutcome) -> str | None:
     """print(a_list) shows "[1, 2, 3]", a numpy array "[1 2 3]", a tuple "(1, 2)"."""
     c = outcome.comparison
     if outcome.verdict is not Verdict.WRONG_ANSWER or c is None or c.got_line is None:
@@ -125,7 +125,7 @@ def _printed_a_container(outcome: CaseOutcome, script: Path) -> str | None:
     )
 
 
-def _printed_none(outcome: CaseOutcome, script: Path) -> str | None:
+def _printed_none(outcome: CaseOutcome) -> str | None:
     """print(solve(x)) of a solve() that prints, or returns nothing, prints "None"."""
     c = outcome.comparison
     if outcome.verdict is not Verdict.WRONG_ANSWER or c is None or c.kind is Mismatch.CHECKER:
@@ -141,7 +141,7 @@ def _printed_none(outcome: CaseOutcome, script: Path) -> str | None:
     )
 
 
-def _blank_line(outcome: CaseOutcome, script: Path) -> str | None:
+def _blank_line(outcome: CaseOutcome) -> str | None:
     """An empty line where the expected one is, which comes next: an extra print(), or a
     "\n" ending a print's text (print adds its own)."""
     c = outcome.comparison
@@ -241,7 +241,7 @@ def _input_calls(source: str) -> tuple[int, bool, bool] | None:
     return calls, looped, other
 
 
-def _one_input_for_all(outcome: CaseOutcome, script: Path, source: str) -> str | None:
+def _one_input_for_all(outcome: CaseOutcome, source: str) -> str | None:
     """One input() call, outside any loop, for an input of several lines: the rest is never
     read."""
     if outcome.passed or outcome.verdict not in (Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR):
@@ -258,8 +258,8 @@ def _one_input_for_all(outcome: CaseOutcome, script: Path, source: str) -> str |
     )
 
 
-RULES: tuple[Callable[[CaseOutcome, Path], str | None], ...] = (
-    _sibling_module,
+# The rules on what a run printed, in order: the first that applies wins
+RULES: tuple[Callable[[CaseOutcome], str | None], ...] = (
     _input_past_the_end,
     _empty_output,
     _prompt_glued,
@@ -269,21 +269,22 @@ RULES: tuple[Callable[[CaseOutcome, Path], str | None], ...] = (
     _printed_a_container,
 )
 # Rules that read the submission's text, as the grader read it (never the file again)
-SOURCE_RULES: tuple[Callable[[CaseOutcome, Path, str], str | None], ...] = (_one_input_for_all,)
+SOURCE_RULES: tuple[Callable[[CaseOutcome, str], str | None], ...] = (_one_input_for_all,)
 
 
 def advise(outcome: CaseOutcome, script: Path, source: str = "") -> str | None:
     """The first rule's advice for ``outcome`` of ``script`` (whose text is ``source``), if one
-    recognises the mistake."""
+    recognises the mistake: a module beside the script first, then what it printed, then its
+    text."""
     if outcome.passed:
         return None
+    said = _sibling_module(outcome, script)
     for rule in RULES:
-        said = rule(outcome, script)
         if said is not None:
             return said
-    if source:
-        for text_rule in SOURCE_RULES:
-            said = text_rule(outcome, script, source)
-            if said is not None:
-                return said
-    return None
+        said = rule(outcome)
+    for text_rule in SOURCE_RULES if source else ():
+        if said is not None:
+            return said
+        said = text_rule(outcome, source)
+    return said
