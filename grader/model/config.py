@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -27,19 +27,91 @@ PYPROJECT = "pyproject.toml"
 SANDBOX_MODES = ("strict", "auto", "off")
 
 
+# A key's check returns what is wrong with a value as the rest of the error after the key's
+# name (": must be ...", or ".entry: must be ..." for a table's entry); None when nothing is.
+def _positive(value: float) -> str | None:
+    return None if value > 0 else f": must be > 0, got {value!r}"
+
+
+def _at_least_one(value: int) -> str | None:
+    return None if value >= 1 else f": must be >= 1, got {value!r}"
+
+
+def _sandbox_mode(value: str) -> str | None:
+    if value in SANDBOX_MODES:
+        return None
+    return f": must be one of {', '.join(SANDBOX_MODES)}, got {value!r}"
+
+
+def _kilobytes(value: int) -> str | None:
+    return None if 1 <= value <= 1 << 20 else f": must be 1 to 1048576, got {value!r}"
+
+
+def _file_names(value: Mapping[str, object]) -> str | None:
+    for exercise, filename in value.items():
+        if not isinstance(filename, str) or not re.fullmatch(r"[A-Za-z0-9_][\w.-]*\.py", filename):
+            return f".{exercise}: must be a file name ending in .py: {filename!r}"
+    return None
+
+
+def setting(
+    default: Any,
+    kind: type | tuple[type, ...],
+    help: str,
+    example: str,
+    check: Callable[[Any], str | None] | None = None,
+    convert: Callable[[Any], Any] | None = None,
+) -> Any:
+    """A grade.toml key, declared once: the field's name is the key, with its default, the TOML
+    type it takes, what may be wrong with a value, and the docs' line (``example`` and ``help``)."""
+    factory: dict[str, Any] = (
+        {"default_factory": lambda: MappingProxyType({})} if kind is dict else {}
+    )
+    known = {} if factory else {"default": default}
+    if convert is None:
+        convert = (lambda v: MappingProxyType(dict(v))) if kind is dict else (lambda v: v)
+    meta = {"kind": kind, "help": help, "example": example, "check": check, "convert": convert}
+    return field(**known, **factory, metadata=meta)
+
+
 @dataclass(frozen=True)
 class Config:
     """What a course sets; ``None`` means "the built-in default"."""
 
-    name: str | None = None  # the distribution name `grade package student` builds
-    version: str = "0.1.0"
-    timeout: float | None = None  # seconds per case, for every exercise
-    jobs: int | None = None
-    sandbox: str | None = None  # strict, auto or off
-    secret_cases: str = "cases"  # the folder holding NAME/secret/, relative to the course
-    submissions: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
-    max_submission_kb: int = 1024  # a larger script is refused (not a student's exercise)
-    source: Path | None = None  # the file it came from
+    name: str | None = setting(
+        None,
+        str,
+        "the student package's name (default course-grade, never the folder's)",
+        '"llm-course-grade"',
+    )
+    version: str = setting("0.1.0", str, "", '"0.1.0"')
+    timeout: float | None = setting(
+        None,
+        (int, float),
+        "seconds per case for every exercise (default: each spec's limit)",
+        "10",
+        _positive,
+        float,
+    )
+    jobs: int | None = setting(
+        None, int, "case-runs at once (default: the number of CPUs)", "2", _at_least_one
+    )
+    sandbox: str | None = setting(None, str, "strict, auto or off", '"auto"', _sandbox_mode)
+    secret_cases: str = setting(
+        "cases", str, 'the folder holding NAME/secret/, e.g. "../course-secrets"', '"cases"'
+    )
+    max_submission_kb: int = setting(
+        1024, int, "a larger script is refused, in check and batch alike", "1024", _kilobytes
+    )
+    submissions: Mapping[str, str] = setting(
+        None,
+        dict,
+        "the file a student submits, per exercise: batch grades it in a\nfolder holding "
+        "several; run_autograder too (default: NAME.py)",
+        'kv-pages = "pages.py"',
+        _file_names,
+    )
+    source: Path | None = None  # the file it came from (not a key)
 
     @property
     def max_submission_bytes(self) -> int:
@@ -48,16 +120,25 @@ class Config:
         return self.max_submission_kb << 10
 
 
-_KEYS = (
-    "name",
-    "version",
-    "timeout",
-    "jobs",
-    "sandbox",
-    "secret_cases",
-    "submissions",
-    "max_submission_kb",
-)
+KEYS = tuple(f for f in fields(Config) if "kind" in f.metadata)
+_KEYS = tuple(f.name for f in KEYS)
+
+
+def example_file() -> str:
+    """grade.toml with every key, each with its line of help: the docs' block (a test holds
+    docs/teachers.md to it)."""
+    lines = []
+    for key in KEYS:
+        help_lines = key.metadata["help"].split("\n")
+        if key.metadata["kind"] is dict:  # a table: last, its entries below its header
+            first = f"[{key.name}]"
+        else:
+            first = f"{key.name} = {key.metadata['example']}"
+        lines.append(f"{first:<27} # {help_lines[0]}".rstrip(" #") if help_lines[0] else first)
+        lines += [f"{'':<27} # {more}" for more in help_lines[1:]]
+        if key.metadata["kind"] is dict:
+            lines.append(key.metadata["example"])
+    return "\n".join(lines) + "\n"
 
 
 def has_config(folder: Path) -> bool:
@@ -113,40 +194,19 @@ def _parse(path: Path, table: object, prefix: str) -> Config:
         if key not in _KEYS:
             raise fail(key, f"unknown key; {did_you_mean(key, _KEYS)}(known: {', '.join(_KEYS)})")
 
-    def get(key: str, kind: type | tuple[type, ...]) -> Any:
-        value = table.get(key)
+    values: dict[str, Any] = {}
+    for declared in KEYS:
+        value = table.get(declared.name)
         if value is None:
-            return None
+            continue
+        kind = declared.metadata["kind"]
         if isinstance(value, bool) or not isinstance(value, kind):
-            raise fail(key, f"has the wrong type: {value!r}")
-        return value
-
-    timeout = get("timeout", (int, float))
-    if timeout is not None and timeout <= 0:
-        raise fail("timeout", f"must be > 0, got {timeout!r}")
-    jobs = get("jobs", int)
-    if jobs is not None and jobs < 1:
-        raise fail("jobs", f"must be >= 1, got {jobs!r}")
-    sandbox = get("sandbox", str)
-    if sandbox is not None and sandbox not in SANDBOX_MODES:
-        raise fail("sandbox", f"must be one of {', '.join(SANDBOX_MODES)}, got {sandbox!r}")
-    max_kb = get("max_submission_kb", int)
-    if max_kb is not None and not 1 <= max_kb <= 1 << 20:
-        raise fail("max_submission_kb", f"must be 1 to 1048576, got {max_kb!r}")
-    submissions = get("submissions", dict) or {}
-    for exercise, filename in submissions.items():
-        if not isinstance(filename, str) or not re.fullmatch(r"[A-Za-z0-9_][\w.-]*\.py", filename):
-            raise fail(
-                f"submissions.{exercise}", f"must be a file name ending in .py: {filename!r}"
-            )
-    return Config(
-        name=get("name", str),
-        version=get("version", str) or "0.1.0",
-        timeout=None if timeout is None else float(timeout),
-        jobs=jobs,
-        sandbox=sandbox,
-        secret_cases=get("secret_cases", str) or "cases",
-        submissions=MappingProxyType(dict(submissions)),
-        max_submission_kb=max_kb or 1024,
-        source=path,
-    )
+            raise fail(declared.name, f"has the wrong type: {value!r}")
+        check = declared.metadata["check"]
+        problem = None if check is None else check(value)
+        if problem is not None:
+            raise ExerciseError(path, f"{prefix}{declared.name}{problem}")
+        if value == "" and declared.default is not None:
+            continue  # an empty version or folder is the default's
+        values[declared.name] = declared.metadata["convert"](value)
+    return Config(**values, source=path)
