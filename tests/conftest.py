@@ -14,13 +14,14 @@ import shutil
 import signal
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import _bytecode  # before the grader's modules: where their bytecode goes
 import pytest
 
+from grader.judging.compare import Comparator, build
 from grader.model.resources import Root, RootKind, checkout_root
 from grader.model.spec import Exercise, load_exercise
 from grader.running.plan import Plan, prepare
@@ -177,3 +178,11 @@ def read_until(fd: int, marker: bytes, seen: bytearray) -> None:
         if not chunk:
             raise AssertionError(f"ended without {marker!r}: {bytes(seen)!r}")
         seen += chunk
+
+
+def comparing(method: str, options: Mapping[str, Any] | None = None) -> Comparator:
+    """The comparator a spec's ``compare:`` builds for every case (not a checker's: that one is
+    bound to each case by the grading)."""
+    built = build(method, options or {})
+    assert built.comparator is not None, f"{method} compares per case"
+    return built.comparator

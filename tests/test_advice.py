@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import comparing
 
-from grader.judging.compare import build
 from grader.judging.diagnose import advise
 from grader.judging.judge import judge
 from grader.judging.records import Case, CaseOutcome
@@ -30,7 +30,7 @@ def outcome_of(
 ) -> CaseOutcome:
     case = Case("01", given, expected, "a case")
     run = RunResult(code, None, 0.1, stdout.encode(), stderr.encode(), cpu_s=0.05)
-    return judge(case, run, build("tokens", {}), Limits())
+    return judge(case, run, comparing("tokens"), Limits())
 
 
 def traceback(last: str) -> str:

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import GOLDEN
+from conftest import GOLDEN, comparing
 
-from grader.judging.compare import COMPARATORS, build, digest, normalise
+from grader.judging.compare import COMPARATORS, Compare, build, digest, normalise
 from grader.judging.records import Comparison, Mismatch
 
 ROWS: list[dict[str, Any]] = yaml.safe_load((GOLDEN / "compare.yaml").read_text(encoding="utf-8"))
@@ -16,7 +16,7 @@ ROWS: list[dict[str, Any]] = yaml.safe_load((GOLDEN / "compare.yaml").read_text(
 
 @pytest.mark.parametrize("row", ROWS, ids=[r["why"] for r in ROWS])
 def test_comparison_table(row: dict[str, Any]) -> None:
-    compare = build(row.get("method", "tokens"), row.get("options", {}))
+    compare = comparing(row.get("method", "tokens"), row.get("options", {}))
     result = compare(row["expected"], row["got"])
     if "message" in row:
         assert result.ok is False
@@ -51,21 +51,39 @@ def test_bad_options_are_refused(method: str, options: dict[str, Any], problem: 
         build(method, options)
 
 
-def test_a_checker_is_a_program_bound_to_each_case_before_it_compares() -> None:
-    checker = build("checker", {"program": "reference/add/check.py"})
-    assert getattr(checker, "program", None) == "reference/add/check.py"
-    unbound = (
-        r"^a checker compares through grader\.running\.checker_runs\.comparator_for\(plan, case\)$"
-    )
-    with pytest.raises(TypeError, match=unbound):
-        checker("1\n", "1\n")  # unbound, it knows no input: a grader bug, never a verdict
+@pytest.mark.parametrize(
+    ("method", "options", "per_case"),
+    [
+        ("checker", {"program": "reference/add/check.py"}, "reference/add/check.py"),
+        ("tokens", {"tolerance_ulps": 2}, None),
+        ("exact", {}, None),
+    ],
+)
+def test_a_compare_keeps_its_spec_and_one_way_to_compare(
+    method: str, options: dict[str, Any], per_case: str | None
+) -> None:
+    """A checker is a program, bound to each case before it compares (it needs the case's
+    input); every other method builds one comparator for all the cases."""
+    compare = build(method, options)
+    assert (compare.method, dict(compare.options)) == (method, options)
+    assert compare.checker == per_case
+    assert (compare.comparator is None) == (per_case is not None)
+    options["changed"] = 1  # the spec's own mapping, edited later: the exercise keeps its copy
+    assert "changed" not in compare.options
+
+
+def test_a_compare_has_exactly_one_way_to_compare() -> None:
+    with pytest.raises(ValueError, match="a comparator or a checker program"):
+        Compare("tokens", {})
+    with pytest.raises(ValueError, match="a comparator or a checker program"):
+        Compare("checker", {}, comparing("exact"), "check.py")
 
 
 # The checker runs a program, per case: tests/test_checker.py grades with one.
 @pytest.mark.parametrize("method", sorted(set(COMPARATORS) - {"checker"}))
 def test_every_registered_comparator_is_reachable_from_a_spec(method: str) -> None:
     """Each name in the registry builds from a spec's defaults and judges both ways."""
-    compare = build(method, {})
+    compare = comparing(method)
     assert compare("a 1.5\n", "a 1.5\n").ok
     differs = compare("a 1.5\n", "b 1.5\n")
     assert not differs.ok and differs.line == 1 and differs.message.startswith("line 1")
@@ -137,7 +155,7 @@ def test_the_mismatch_a_report_shows(
     method: str, expected: str, got: str, found: Comparison
 ) -> None:
     """The whole record, not only its message: the diff rows and the caret come from it."""
-    assert build(method, {})(expected, got) == found
+    assert comparing(method)(expected, got) == found
 
 
 @pytest.mark.parametrize(

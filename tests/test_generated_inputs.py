@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 from conftest import TESTS
 
-from grader.judging.compare import Checker
 from grader.model.material import Material, material
 from grader.model.resources import Root
 from grader.model.spec import exercise_names, load_exercise
@@ -98,9 +97,9 @@ def test_every_accepted_solution_passes_on_generated_inputs(
     reference = run_many(found.solution, asked)
     assert not [seed for seed, (status, _, _) in enumerate(reference) if status]
     expected = [out.decode() for _, out, _ in reference]
-    comparator = exercise.comparator
+    compare = exercise.compare
     given: list[list[str]] = []  # a checker's input and expected output files, per input
-    if isinstance(comparator, Checker):
+    if compare.checker is not None:
         for seed, (data, want) in enumerate(zip(inputs, expected, strict=True)):
             given.append([str(tmp_path / f"{seed}.in"), str(tmp_path / f"{seed}.out")])
             (tmp_path / f"{seed}.in").write_bytes(data)
@@ -109,13 +108,15 @@ def test_every_accepted_solution_passes_on_generated_inputs(
         got = run_many(accepted, asked)
         crashed = [seed for seed, (status, _, _) in enumerate(got) if status]
         assert not crashed, f"{accepted.name} crashes on seeds {crashed[:5]}"
-        if isinstance(comparator, Checker):
+        if compare.checker is not None:
             checks: list[Request] = [
                 (files, out) for files, (_, out, _) in zip(given, got, strict=True)
             ]
-            verdicts = run_many(root.path / comparator.program, checks)
+            verdicts = run_many(root.path / compare.checker, checks)
             wrong = [seed for seed, (status, _, _) in enumerate(verdicts) if status]
         else:
+            assert compare.comparator is not None
+            comparator = compare.comparator
             wrong = [
                 seed
                 for seed, (want, (_, out, _)) in enumerate(zip(expected, got, strict=True))

@@ -17,10 +17,9 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import COURSE, PlanFactory
+from conftest import COURSE, PlanFactory, comparing
 
 from grader.cli import cli
-from grader.judging.compare import build
 from grader.judging.errors import InternalError, MachineBusy, SubmissionError
 from grader.judging.printed import path_text
 from grader.judging.records import Case, CaseFeedback, Course, Verdict, Visibility
@@ -305,7 +304,7 @@ def test_a_comparator_given_is_the_one_that_judges(
     text = spaced.read_bytes()
     assert run_case(plan, spaced, case, text=text).verdict is Verdict.PASSED
     assert run_case(plan, spaced, case).verdict is Verdict.PASSED
-    exact = run_case(plan, spaced, case, text=text, comparator=build("exact", {}))
+    exact = run_case(plan, spaced, case, text=text, comparator=comparing("exact"))
     assert (exact.verdict, exact.message) == (
         Verdict.WRONG_ANSWER,
         "line 1: expected '6', got ' 6'",

@@ -9,8 +9,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from conftest import comparing
 
-from grader.judging.compare import Comparator, build
+from grader.judging.compare import Comparator
 from grader.judging.errors import InternalError
 from grader.judging.grouping import Grouping, Placement, same_mistake
 from grader.judging.judge import (
@@ -76,8 +77,8 @@ def _broken_checker(expected: str, got: str) -> Comparison:
 @pytest.mark.parametrize(
     ("comparator", "stdout", "right"),
     [
-        (build("tokens", {}), b"3\n", True),  # it printed the answer, then crashed
-        (build("tokens", {}), b"4\n", False),
+        (comparing("tokens"), b"3\n", True),  # it printed the answer, then crashed
+        (comparing("tokens"), b"4\n", False),
         (_broken_checker, b"3\n", False),  # the checker's own failure says nothing of it
     ],
 )
@@ -105,7 +106,7 @@ def _run(**fields: object) -> RunResult:
     return RunResult(**{**base, **fields})  # type: ignore[arg-type]
 
 
-TOKENS = build("tokens", {})
+TOKENS = comparing("tokens")
 WRONG_B = "line 2, token 1: expected 'b', got 'c'"
 
 

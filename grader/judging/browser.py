@@ -209,11 +209,12 @@ def run_case(
     error = _syntax_error(source)
     if error:  # said once, above the cases, as grade does: nothing to group
         return _result(not_compiled(found, error), earlier)
+    compare = build(str(exercise["method"]), dict(exercise["options"]))
     comparator: Comparator
-    if exercise["method"] == "checker":
+    if compare.comparator is None:  # a checker: bound to this case, run in the page's Python
         comparator = BrowserChecker(str(exercise["checker"]), found, cap, checking)
     else:
-        comparator = build(str(exercise["method"]), dict(exercise["options"]))
+        comparator = compare.comparator
     run = execute(source, SHOWN, found.input, cap, [SHOWN])
     try:
         outcome = judge(found, run, comparator, limits)

@@ -2,7 +2,9 @@
 
 A comparator is any callable ``(expected, got) -> Comparison``; ``COMPARATORS`` maps the names a
 spec may use (``compare: {method: ..., options: {...}}``) to factories that check their options and
-build one. The built-ins are registered through the same table as any other would be.
+build the exercise's ``Compare``: one comparator for every case, or a checker program, which
+the grading binds to each case (it is given the case's input). The built-ins are registered
+through the same table as any other would be.
 """
 
 from __future__ import annotations
@@ -22,7 +24,23 @@ class Comparator(Protocol):
     def __call__(self, expected: str, got: str) -> Comparison: ...
 
 
-ComparatorFactory = Callable[[Mapping[str, Any]], Comparator]
+@dataclass(frozen=True)
+class Compare:
+    """An exercise's ``compare:``: its method and options as the spec gives them, and what
+    compares: ``comparator`` for every case, or the ``checker`` program (relative to the course)
+    bound per case (``grader.running.checker_runs.comparator_for``). Exactly one is set."""
+
+    method: str
+    options: Mapping[str, Any]
+    comparator: Comparator | None = None
+    checker: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.comparator is None) == (self.checker is None):
+            raise ValueError("a Compare has a comparator or a checker program, and not both")
+
+
+ComparatorFactory = Callable[[Mapping[str, Any]], Compare]
 
 
 # ASCII whitespace only: a no-break or ideographic space in a student's output is a character
@@ -172,7 +190,7 @@ class ExactComparator:
         return _line_level(want, have) or Comparison(True)
 
 
-def _tokens(options: Mapping[str, Any]) -> Comparator:
+def _tokens(options: Mapping[str, Any]) -> Compare:
     _only(options, ("tolerance_ulps", "numbers"))
     ulps = options.get("tolerance_ulps", 1)
     if isinstance(ulps, bool) or not isinstance(ulps, int) or ulps < 0:
@@ -180,39 +198,24 @@ def _tokens(options: Mapping[str, Any]) -> Comparator:
     numbers = options.get("numbers", "decimals")
     if numbers not in NUMBERS:
         raise ValueError(f"numbers: must be one of {', '.join(NUMBERS)}, got {numbers!r}")
-    return TokenComparator(tolerance_ulps=ulps, numbers=numbers)
+    return Compare("tokens", options, TokenComparator(tolerance_ulps=ulps, numbers=numbers))
 
 
-def _exact(options: Mapping[str, Any]) -> Comparator:
+def _exact(options: Mapping[str, Any]) -> Compare:
     _only(options, ())
-    return ExactComparator()
+    return Compare("exact", options, ExactComparator())
 
 
-@dataclass(frozen=True)
-class Checker:
+def _checker(options: Mapping[str, Any]) -> Compare:
     """A teacher's program decides, for exercises with several right answers (Kattis's output
-    validators): ``compare: {method: checker, options: {program: reference/NAME/check.py}}``.
-
-    It runs per case, in the sandbox, so it is bound to a case's input by
-    ``grader.running.checker_runs.comparator_for``; called unbound, it is a grader bug.
-    """
-
-    program: str  # relative to the course folder
-
-    def __call__(self, expected: str, got: str) -> Comparison:
-        raise TypeError(
-            "a checker compares through grader.running.checker_runs.comparator_for(plan, case)"
-        )
-
-
-def _checker(options: Mapping[str, Any]) -> Comparator:
+    validators): ``compare: {method: checker, options: {program: reference/NAME/check.py}}``."""
     _only(options, ("program",))
     program = options.get("program")
     if not isinstance(program, str) or not program.endswith(".py"):
         raise ValueError(f"program: must be a Python file's path in the course, got {program!r}")
     if program.startswith("/") or ".." in program.split("/"):
         raise ValueError(f"program: must be a path inside the course, got {program!r}")
-    return Checker(program)
+    return Compare("checker", options, checker=program)
 
 
 def _only(options: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
@@ -227,9 +230,9 @@ COMPARATORS: Mapping[str, ComparatorFactory] = MappingProxyType(
 )
 
 
-def build(method: str, options: Mapping[str, Any]) -> Comparator:
+def build(method: str, options: Mapping[str, Any]) -> Compare:
     """Raises ``ValueError`` with a message fit to follow ``compare.``."""
     factory = COMPARATORS.get(method)
     if factory is None:
         raise ValueError(f"method: unknown comparator {method!r} (known: {', '.join(COMPARATORS)})")
-    return factory(options)
+    return factory(MappingProxyType(dict(options)))

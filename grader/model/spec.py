@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from ..judging.compare import Checker, Comparator, build
+from ..judging.compare import Compare, build
 from ..judging.errors import ExerciseError, UnknownExercise
 from ..judging.records import Visibility
 from ..judging.runs import Limits
@@ -66,7 +66,7 @@ class Exercise:
     title: str
     statement: str
     limits: Limits
-    comparator: Comparator
+    compare: Compare  # its method, options, and what compares
     case_meta: Mapping[str, CaseMeta]
     spec_path: Path
     root: Root  # where it was found: its cases and teacher material live there too
@@ -229,17 +229,17 @@ def load_exercise(name: str, root: Root) -> Exercise:
             f.fail("preload", f"must be a list of module names, got {module!r}")
     compare = _Fields(path, "compare", f.get("compare", dict, {}), ("method", "options"))
     try:
-        comparator = build(compare.get("method", str, "tokens"), compare.get("options", dict, {}))
+        compares = build(compare.get("method", str, "tokens"), compare.get("options", dict, {}))
     except ValueError as exc:
         raise ExerciseError(path, f"compare.{exc}") from exc
-    if isinstance(comparator, Checker) and not (root.path / comparator.program).is_file():
-        raise ExerciseError(path, f"compare.options.program: no file {comparator.program}")
+    if compares.checker is not None and not (root.path / compares.checker).is_file():
+        raise ExerciseError(path, f"compare.options.program: no file {compares.checker}")
     return Exercise(
         name=name,
         title=f.get("title", str, _REQUIRED),
         statement=f.get("statement", str, _REQUIRED),
         limits=_limits(path, f.get("limits", dict, {})),
-        comparator=comparator,
+        compare=compares,
         # `cases:` with nothing under it (a teacher's edit) is no metadata, as no key is
         case_meta=parse_case_meta(path, f.get("cases", object, None)),
         spec_path=path,

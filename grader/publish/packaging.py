@@ -23,7 +23,6 @@ from pathlib import Path
 
 from .. import PACKAGE_DIR, __version__
 from ..files import write_atomically
-from ..judging.compare import Checker
 from ..judging.errors import UsageError
 from ..model.cases import (
     CASES_META_FILE,
@@ -123,9 +122,9 @@ def _course_files(
 
 
 def _checker(exercise: Exercise, data: str) -> dict[str, bytes]:
-    if not isinstance(exercise.comparator, Checker):
+    program = exercise.compare.checker
+    if program is None:
         return {}
-    program = exercise.comparator.program
     return {f"{data}/{program}": (exercise.root.path / program).read_bytes()}
 
 

@@ -14,13 +14,12 @@ from pathlib import Path
 
 from .. import PACKAGE_DIR
 from ..files import write_atomically
-from ..judging.compare import Checker
 from ..judging.printed import decode
 from ..judging.timing import browser_limit_s
 from ..model.cases import own_cases
 from ..model.known_mistakes import load as known_mistakes
 from ..model.resources import Root
-from ..model.spec import exercise_names, load_exercise, read_yaml
+from ..model.spec import exercise_names, load_exercise
 
 PYODIDE_URL = "https://cdn.jsdelivr.net/pyodide/v0.27.2/full/"
 _ASSETS = PACKAGE_DIR / "site_assets"
@@ -60,21 +59,19 @@ def build(
     built, links = [], []
     for name in names:
         exercise = load_exercise(name, root)
-        spec = read_yaml(exercise.spec_path)
-        compare = spec.get("compare", {}) if isinstance(spec, dict) else {}
         cases = [c for c in own_cases(exercise) if not c.secret]  # what ships, and only that
         known = known_mistakes(exercise).by_case
-        checker = exercise.comparator
+        checker = exercise.compare.checker
         data = {
             "name": name,
             "title": exercise.title,
             "time_s": browser_limit_s(exercise.limits.time_s),
             "output_kb": exercise.limits.output_kb,
-            "method": compare.get("method", "tokens"),
-            "options": compare.get("options", {}),
-            "checker": (root.path / checker.program).read_text(encoding="utf-8")
-            if isinstance(checker, Checker)
-            else None,
+            "method": exercise.compare.method,
+            "options": dict(exercise.compare.options),
+            "checker": None
+            if checker is None
+            else (root.path / checker).read_text(encoding="utf-8"),
             "cases": [
                 {
                     "name": c.name,

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..judging.checker import checker_verdict
-from ..judging.compare import Checker, Comparator
+from ..judging.compare import Comparator
 from ..judging.records import Case, Comparison
 from ..judging.runs import Limits, Runner
 
@@ -40,10 +40,11 @@ class CheckerRun:
 def comparator_for(plan: Plan, case: Case) -> Comparator:
     """What compares ``case``'s output: the exercise's comparator, or its checker bound to
     the case."""
-    comparator = plan.exercise.comparator
-    if isinstance(comparator, Checker):
-        program = plan.exercise.root.path / comparator.program
-        return CheckerRun(
-            plan.runner, plan.python, program, comparator.program, plan.exercise.limits, case
-        )
-    return comparator
+    compare = plan.exercise.compare
+    if compare.comparator is not None:
+        return compare.comparator
+    assert compare.checker is not None  # one or the other: Compare says so
+    program = plan.exercise.root.path / compare.checker
+    return CheckerRun(
+        plan.runner, plan.python, program, compare.checker, plan.exercise.limits, case
+    )
