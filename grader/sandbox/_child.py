@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from grader.sandbox._protocol import ChildConfig as Config
 
 STATUS_FD, CONFIG_FD = 3, 4
-_PR_SET_PDEATHSIG = 1
 _SIGKILL, _SIGSTOP = 9, 19  # the same on x86_64 and aarch64
 
 
@@ -40,10 +39,12 @@ _LOADED: dict[str, types.ModuleType] = {}  # the fork server loads the layers on
 
 def preload_layers() -> None:
     """Load the layer modules now (the fork server, once): its children find them loaded."""
-    for name in ("_protocol", "_script", "landlock", "namespaces", "seccomp", "syscalls"):
+    for name in ("_protocol", "_script", "landlock", "namespaces", "prctl", "seccomp", "syscalls"):
         _sibling(name, {})
     seccomp: Any = _LOADED["seccomp"]
+    namespaces: Any = _LOADED["namespaces"]
     seccomp.syscalls = _LOADED["syscalls"]
+    seccomp.prctl = namespaces.prctl = _LOADED["prctl"]
     if seccomp.supported():  # the submission is pid 2 of its PID namespace: the same filter
         seccomp.build_filter(2)
 
@@ -68,9 +69,8 @@ def _sibling(name: str, compiled: dict[str, Any]) -> types.ModuleType:
 def _die_with_parent() -> None:
     """SIGKILL when the parent goes, however it goes. Armed again after anything that resets
     it (a change of credentials does); check the parent after arming (``_die_with``)."""
-    import ctypes
-
-    ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, _SIGKILL, 0, 0, 0)
+    checked: Any = _sibling("prctl", {})
+    checked.prctl(checked.PR_SET_PDEATHSIG, _SIGKILL)
 
 
 def _die_with(parent: int) -> None:
@@ -154,6 +154,7 @@ def _apply(cfg: Config, report: dict[str, Any]) -> str:
             _sibling(n, compiled) for n in ("landlock", "namespaces", "seccomp")
         )
         seccomp.syscalls = _sibling("syscalls", compiled)
+        seccomp.prctl = namespaces.prctl = _sibling("prctl", compiled)
     probing = cfg.probe
     uid, gid = int(cfg.uid or os.getuid()), int(cfg.gid or os.getgid())
     with open("/proc/sys/kernel/cap_last_cap") as f:
@@ -178,9 +179,8 @@ def _apply(cfg: Config, report: dict[str, Any]) -> str:
         os.setresuid(uid, uid, uid)
         # Changing uid makes the process non-dumpable, which leaves /proc/self owned by root and
         # the user namespace's id maps unwritable. The run's uid is its own; ptrace stays denied.
-        import ctypes
-
-        ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE
+        checked: Any = _sibling("prctl", {})
+        checked.prctl(checked.PR_SET_DUMPABLE, 1)
         # The kernel clears the parent-death signal on every change of credentials: armed
         # before setresuid, it no longer held, and a run outlived a SIGKILLed grader.
         _die_with(cfg.parent)

@@ -23,11 +23,12 @@ import types
 
 CONTROL_FD = 3
 _SIGKILL = 9
-_PR_SET_DUMPABLE = 4
-_PR_SET_CHILD_SUBREAPER = 36
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+
+_checked: Any = None  # prctl.py, loaded by path with the child (main)
 
 
 def _load_child() -> types.ModuleType:
@@ -144,9 +145,7 @@ def _become_the_run(env: dict[str, str], fds: list[int]) -> None:
     import _signal  # type: ignore[import-not-found]  # `signal` imports enum: ~4 ms a run
 
     os.setsid()
-    import ctypes
-
-    ctypes.CDLL(None).prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0)  # the server's is 0: see main()
+    _checked.prctl(_checked.PR_SET_DUMPABLE, 1)  # the server's is 0: see main()
     for target, fd in enumerate(fds[:5]):
         os.dup2(fd, target)
     for fd in fds:
@@ -178,13 +177,11 @@ def _become_a_server(control: socket.socket, group: str) -> None:
     # Not dumpable: where neither namespaces nor Landlock apply, a run of the same uid could
     # otherwise write into this server's memory (/proc/PID/mem), and every later fork has its
     # layout. Each child turns it back on for itself.
-    import ctypes
-
-    ctypes.CDLL(None).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+    _checked.prctl(_checked.PR_SET_DUMPABLE, 0)
     # What a run leaves behind (an init its P did not reap) is adopted here, not by PID 1,
     # which in a container may never reap: this server reaps it (_reap_adopted). (A fork does
     # not inherit this: a sibling sets it again.)
-    ctypes.CDLL(None).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    _checked.prctl(_checked.PR_SET_CHILD_SUBREAPER, 1)
     joined = False
     if group:  # first, before any thread starts: every task of every run is born in it
         # (written here, not by cgroups.attach: its imports would show in every run)
@@ -229,9 +226,11 @@ def _fork_siblings(control: socket.socket) -> socket.socket:
 
 
 def main() -> None:
+    global _checked
     control = socket.socket(fileno=CONTROL_FD)
+    child = _load_child()  # no thread, no run yet: the server becomes one right after
+    _checked = child._sibling("prctl", {})
     _become_a_server(control, _option("--cgroup="))
-    child = _load_child()
     user_site = _option("--user-site=")
     before = _data_bytes()
     if user_site:

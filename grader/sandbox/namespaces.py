@@ -11,11 +11,15 @@ and urandom, a fresh /proc, and a size- and inode-limited tmpfs as the work dir;
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
+if __package__:
+    from . import prctl
+# else: loaded by path in the sandbox child, which sets ``prctl`` on this module itself
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
@@ -24,7 +28,6 @@ _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 32, 4096, 16384, 1 << 18
 _MNT_DETACH = 2
 _ST_LOCKED = _MS_NOSUID | _MS_NODEV | _MS_NOEXEC  # statvfs flag bits equal the mount ones here
 INSIDE_ID = 1000  # the run's uid and gid inside its namespace: an ordinary user, never root
-_PR_CAPBSET_DROP, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 24, 47, 4
 _CAPABILITY_VERSION_3 = 0x20080522
 
 
@@ -129,9 +132,9 @@ def drop_capabilities(last_cap: int) -> None:
     /proc/sys/kernel/cap_last_cap, read before the root changed.
     """
     libc = _libc()
-    for cap in range(last_cap + 1):
-        libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)  # EPERM without CAP_SETPCAP: nothing to drop
-    libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    for cap in range(last_cap + 1):  # EPERM without CAP_SETPCAP: no bounding set to drop from
+        prctl.prctl(prctl.PR_CAPBSET_DROP, cap, tolerate=(errno.EPERM,))
+    prctl.prctl(prctl.PR_CAP_AMBIENT, prctl.PR_CAP_AMBIENT_CLEAR_ALL)
     header = (ctypes.c_uint32 * 2)(_CAPABILITY_VERSION_3, 0)
     data = (ctypes.c_uint32 * 6)()  # two {effective, permitted, inheritable}, all zero
     if libc.capset(header, data) != 0:

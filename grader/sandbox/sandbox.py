@@ -57,9 +57,9 @@ class SandboxUnavailable(InternalError):
 def _not_dumpable() -> None:
     """Where a run shares the grader's uid and no Landlock stops it, it could read the grader's
     memory (CI tokens) through /proc/PID/mem: a process that is not dumpable refuses that."""
-    import ctypes
+    from .prctl import PR_SET_DUMPABLE, prctl
 
-    ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
+    prctl(PR_SET_DUMPABLE, 0)
 
 
 LANDLOCK_ABI_MAX_ENV = "GRADE_LANDLOCK_ABI_MAX"
@@ -83,7 +83,7 @@ def _compiled() -> dict[str, object]:
         name: compile(
             (folder / f"{name}.py").read_text(encoding="utf-8"), str(folder / f"{name}.py"), "exec"
         )
-        for name in ("landlock", "namespaces", "seccomp", "syscalls")
+        for name in ("landlock", "namespaces", "prctl", "seccomp", "syscalls")
     }
 
 

@@ -19,12 +19,13 @@ if TYPE_CHECKING:
 
     from .syscalls import Arg, Rule
 if __package__:
-    from . import syscalls
-# else: loaded by path in the sandbox child, which sets ``syscalls`` on this module itself
+    from . import prctl, syscalls
+# else: loaded by path in the sandbox child, which sets ``syscalls`` and ``prctl`` on this
+# module itself
 
 _LD_W_ABS, _JEQ, _JGE, _AND, _RET = 0x20, 0x15, 0x35, 0x54, 0x06
 _ALLOW, _ERRNO, _KILL_PROCESS = 0x7FFF0000, 0x00050000, 0x80000000
-_PR_SET_NO_NEW_PRIVS, _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 38, 22, 2
+_SECCOMP_MODE_FILTER = 2
 _OFF_NR, _OFF_ARCH, _OFF_ARGS = 0, 4, 16  # struct seccomp_data; args are 64-bit little-endian
 
 
@@ -121,9 +122,7 @@ class _Fprog(ctypes.Structure):
 
 
 def set_no_new_privs() -> None:
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
+    prctl.prctl(prctl.PR_SET_NO_NEW_PRIVS, 1)
 
 
 def install(pid: int) -> None:
@@ -131,8 +130,5 @@ def install(pid: int) -> None:
     program = build_filter(pid)
     buffer = ctypes.create_string_buffer(program, len(program))
     fprog = _Fprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
-    libc = ctypes.CDLL(None, use_errno=True)
     set_no_new_privs()
-    if libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) != 0:
-        err = ctypes.get_errno()
-        raise OSError(err, f"seccomp: {os.strerror(err)}")
+    prctl.prctl(prctl.PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(fprog))
