@@ -68,6 +68,13 @@ def test_the_log_encoder_table(line: str, shown: str) -> None:
     assert log_safe(safe(line)) == shown
 
 
+def test_the_log_encoder_looks_at_every_line_of_a_block() -> None:
+    """A report is many lines at once: a command on any of them is written as data."""
+    block = "case 1 passed\n  ::error::fake\nok\n##[warning]fake"
+    assert log_safe(block) == "case 1 passed\n  \\x3a:error::fake\nok\n#\\x23[warning]fake"
+    assert github_commands(log_safe(block)) == []
+
+
 def _grade(*args: str | bytes, cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
         [sys.executable, "-m", "grader", *args],
