@@ -138,133 +138,171 @@ def _init(child: int, signals: int) -> NoReturn:
     os._exit(os.waitstatus_to_exitcode(status))
 
 
-def _apply(cfg: Config, report: dict[str, Any]) -> str:
-    """Apply each requested layer in order; record what happened; raise on the first failure
-    unless probing (then go on, to learn about every layer). Returns the path the submission
-    is read from in here (its copy, bound at its own name once the run has its own root)."""
-    layers = cfg.layers
-    source, read = cfg.source, [*cfg.read]
-    if not layers:
-        return source
-    if TYPE_CHECKING:
-        from grader.sandbox import landlock, namespaces, seccomp
-    else:
+# The layers in the order they are applied: each a step of _apply, named as the report names it
+LAYER_ORDER = ("uid", "namespaces", "mounts", "capabilities", "landlock", "seccomp")
+
+
+class _Layering:
+    """What the layers build as they go: the paths the run may read, where its submission is
+    read from, and the report of each layer; with the layer modules, loaded by path."""
+
+    landlock: Any  # the layer modules: loaded by path, their types are the modules'
+    namespaces: Any
+    seccomp: Any
+
+    def __init__(self, cfg: Config, report: dict[str, Any]) -> None:
+        self.cfg, self.report = cfg, report
+        self.source, self.read = cfg.source, [*cfg.read]
+        self.uid, self.gid = int(cfg.uid or os.getuid()), int(cfg.gid or os.getgid())
+        with open("/proc/sys/kernel/cap_last_cap") as f:  # before the root changes
+            self.last_cap = int(f.read())
         compiled = cfg.compiled
-        landlock, namespaces, seccomp = (
+        self.landlock, self.namespaces, self.seccomp = (
             _sibling(n, compiled) for n in ("landlock", "namespaces", "seccomp")
         )
-        seccomp.syscalls = _sibling("syscalls", compiled)
-        seccomp.prctl = namespaces.prctl = _sibling("prctl", compiled)
-    probing = cfg.probe
-    uid, gid = int(cfg.uid or os.getuid()), int(cfg.gid or os.getgid())
-    with open("/proc/sys/kernel/cap_last_cap") as f:
-        last_cap = int(f.read())
+        self.seccomp.syscalls = _sibling("syscalls", compiled)
+        self.seccomp.prctl = self.namespaces.prctl = _sibling("prctl", compiled)
 
-    def step(layer: str, action: Callable[[], None]) -> bool:
-        if layer not in layers:
-            return False
-        try:
-            action()
-            report[layer] = "ok"
-            return True
-        except Exception as exc:  # the parent decides what a missing layer means
-            report[layer] = f"{type(exc).__name__}: {exc}"
-            if not probing:
-                raise
-            return False
 
-    def identity() -> None:
-        os.setgroups([])
-        os.setresgid(gid, gid, gid)
-        os.setresuid(uid, uid, uid)
-        # Changing uid makes the process non-dumpable, which leaves /proc/self owned by root and
-        # the user namespace's id maps unwritable. The run's uid is its own; ptrace stays denied.
-        checked: Any = _sibling("prctl", {})
-        checked.prctl(checked.PR_SET_DUMPABLE, 1)
-        # The kernel clears the parent-death signal on every change of credentials: armed
-        # before setresuid, it no longer held, and a run outlived a SIGKILLed grader.
-        _die_with(cfg.parent)
+def _step(state: _Layering, layer: str, action: Callable[[_Layering], None]) -> bool:
+    """Apply ``layer`` if it was asked for; record what happened. A failure raises unless
+    probing (then the probe goes on, to learn about every layer): the parent decides what a
+    missing layer means. True when the layer holds."""
+    if layer not in state.cfg.layers:
+        return False
+    try:
+        action(state)
+    except Exception as exc:
+        state.report[layer] = f"{type(exc).__name__}: {exc}"
+        if not state.cfg.probe:
+            raise
+        return False
+    state.report[layer] = "ok"
+    return True
 
-    def enter() -> None:
-        namespaces.enter(uid, gid)
-        # Inside a fresh user namespace this counts only the sandbox's own tasks (threads too);
-        # outside one it would count every process of the user, so it is set only here.
-        resource.setrlimit(resource.RLIMIT_NPROC, (cfg.nproc, cfg.nproc))
-        _die_with(cfg.parent)  # new credentials (a user namespace): armed again, to be sure
 
-    step("uid", identity)
-    if step("namespaces", enter):
-        signals_r, signals_w = os.pipe()
-        alive_r, alive_w = os.pipe()
-        init = os.fork()
-        if init:
-            os.close(signals_w)
-            os.close(alive_r)
-            _relay(init, signals_r)
-        # pid 1: die with P, and make sure P had not died already
-        os.close(signals_r)
-        os.close(alive_w)
-        _die_with_parent()
-        # (not select(): a fork server's child would import it again, ~1 ms a run)
-        os.set_blocking(alive_r, False)
-        try:
-            os.read(alive_r, 1)  # nobody writes to it: this is its end, P is gone
-            os._exit(1)
-        except BlockingIOError:  # P holds the other end
-            pass
-        os.close(alive_r)  # else the submission would inherit it, and block reading it
+def _identity(state: _Layering) -> None:
+    """The run's own uid and gid, no supplementary groups."""
+    os.setgroups([])
+    os.setresgid(state.gid, state.gid, state.gid)
+    os.setresuid(state.uid, state.uid, state.uid)
+    # Changing uid makes the process non-dumpable, which leaves /proc/self owned by root and
+    # the user namespace's id maps unwritable. The run's uid is its own; ptrace stays denied.
+    checked: Any = _sibling("prctl", {})
+    checked.prctl(checked.PR_SET_DUMPABLE, 1)
+    # The kernel clears the parent-death signal on every change of credentials: armed
+    # before setresuid, it no longer held, and a run outlived a SIGKILLed grader.
+    _die_with(state.cfg.parent)
 
-        def build() -> None:
-            nonlocal source
-            namespaces.build_root(
-                cfg.root,
-                read=list(cfg.read),
-                files=[(cfg.source, cfg.submission)],
-                devices=list(cfg.devices),
-                workdir=cfg.workdir,
-                work_bytes=cfg.work_bytes,
-                work_inodes=cfg.work_inodes,
-            )
-            source = cfg.submission  # bound there, read-only
-            read.append("/proc")  # its own PID namespace's: the run and nothing else
 
-        step("mounts", build)
-        submission = os.fork()
-        if submission:
-            _init(submission, signals_w)
+def _enter_namespaces(state: _Layering) -> None:
+    state.namespaces.enter(state.uid, state.gid)
+    # Inside a fresh user namespace this counts only the sandbox's own tasks (threads too);
+    # outside one it would count every process of the user, so it is set only here.
+    nproc = state.cfg.nproc
+    resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+    _die_with(state.cfg.parent)  # new credentials (a user namespace): armed again, to be sure
+
+
+def _become_pid_one() -> int:
+    """Fork pid 1 of the new PID namespace: P relays its end and never returns; pid 1 returns
+    the pipe it tells P the submission's signal on."""
+    signals_r, signals_w = os.pipe()
+    alive_r, alive_w = os.pipe()
+    init = os.fork()
+    if init:
         os.close(signals_w)
-        os.setsid()  # its own session and group: kill(0) reaches itself only
+        os.close(alive_r)
+        _relay(init, signals_r)
+    # pid 1: die with P, and make sure P had not died already
+    os.close(signals_r)
+    os.close(alive_w)
+    _die_with_parent()
+    # (not select(): a fork server's child would import it again, ~1 ms a run)
+    os.set_blocking(alive_r, False)
+    try:
+        os.read(alive_r, 1)  # nobody writes to it: this is its end, P is gone
+        os._exit(1)
+    except BlockingIOError:  # P holds the other end
+        pass
+    os.close(alive_r)  # else the submission would inherit it, and block reading it
+    return signals_w
 
-    def refuse() -> None:
-        raise OSError("mounts need the namespaces layer")  # they would change the host's
 
-    if report.get("namespaces") != "ok":
-        step("mounts", refuse)
-    step("capabilities", lambda: namespaces.drop_capabilities(last_cap))
+def _build_root(state: _Layering) -> None:
+    """The run's own root, from nothing (pid 1 mounts its fresh /proc)."""
+    cfg = state.cfg
+    state.namespaces.build_root(
+        cfg.root,
+        read=list(cfg.read),
+        files=[(cfg.source, cfg.submission)],
+        devices=list(cfg.devices),
+        workdir=cfg.workdir,
+        work_bytes=cfg.work_bytes,
+        work_inodes=cfg.work_inodes,
+    )
+    state.source = cfg.submission  # bound there, read-only
+    state.read.append("/proc")  # its own PID namespace's: the run and nothing else
 
-    def lock() -> None:
-        abi = min(landlock.abi_version(), cfg.landlock_abi_max)
-        if abi < 1:
-            raise OSError("Landlock is not available in this kernel")
-        seccomp.set_no_new_privs()
-        # the grader's own copy, never the submission's path: that path is the student's, who
-        # could swap it for a link to a hidden folder once runs start (Landlock follows it)
-        landlock.restrict(
-            read=[*read, source],
-            listed=list(cfg.list),
-            write=[cfg.workdir, *cfg.devices],
-            abi=abi,
-        )
-        report["landlock_abi"] = abi
 
-    def filter_syscalls() -> None:
-        if not seccomp.supported():
-            raise OSError("no seccomp syscall table for this architecture")
-        seccomp.install(os.getpid())
+def _become_the_submission(signals_w: int) -> None:
+    """Fork pid 2, which runs the submission: pid 1 reaps and never returns."""
+    submission = os.fork()
+    if submission:
+        _init(submission, signals_w)
+    os.close(signals_w)
+    os.setsid()  # its own session and group: kill(0) reaches itself only
 
-    step("landlock", lock)
-    step("seccomp", filter_syscalls)
-    return source
+
+def _refuse_mounts(state: _Layering) -> None:
+    raise OSError("mounts need the namespaces layer")  # they would change the host's
+
+
+def _drop_capabilities(state: _Layering) -> None:
+    state.namespaces.drop_capabilities(state.last_cap)
+
+
+def _landlock(state: _Layering) -> None:
+    cfg = state.cfg
+    abi = min(state.landlock.abi_version(), cfg.landlock_abi_max)
+    if abi < 1:
+        raise OSError("Landlock is not available in this kernel")
+    state.seccomp.set_no_new_privs()
+    # the grader's own copy, never the submission's path: that path is the student's, who
+    # could swap it for a link to a hidden folder once runs start (Landlock follows it)
+    state.landlock.restrict(
+        read=[*state.read, state.source],
+        listed=list(cfg.list),
+        write=[cfg.workdir, *cfg.devices],
+        abi=abi,
+    )
+    state.report["landlock_abi"] = abi
+
+
+def _filter_syscalls(state: _Layering) -> None:
+    if not state.seccomp.supported():
+        raise OSError("no seccomp syscall table for this architecture")
+    state.seccomp.install(os.getpid())
+
+
+def _apply(cfg: Config, report: dict[str, Any]) -> str:
+    """Apply each requested layer in ``LAYER_ORDER``; record what happened in ``report``.
+    Returns the path the submission is read from in here (its copy, bound at its own name once
+    the run has its own root)."""
+    if not cfg.layers:
+        return cfg.source
+    state = _Layering(cfg, report)
+    _step(state, "uid", _identity)
+    if _step(state, "namespaces", _enter_namespaces):
+        signals_w = _become_pid_one()
+        _step(state, "mounts", _build_root)
+        _become_the_submission(signals_w)
+    else:
+        _step(state, "mounts", _refuse_mounts)
+    _step(state, "capabilities", _drop_capabilities)
+    _step(state, "landlock", _landlock)
+    _step(state, "seccomp", _filter_syscalls)
+    return state.source
 
 
 def _signal_ready() -> None:
