@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -135,6 +136,23 @@ def test_an_error_quoting_a_file_name_never_commands_the_runner(tmp_path: Path) 
     err = done.stderr.decode()
     assert "does not exist" in err
     _no_command_in(err)
+
+
+def test_a_walked_up_courses_name_never_commands_the_runner(tmp_path: Path) -> None:
+    """A student's repository may hold its own grade.toml: its name reaches stderr in the
+    "graded by the course" line (issue 38, finding 10)."""
+    course = tmp_path / "repo"
+    shutil.copytree(COURSE, course)
+    (course / "grade.toml").write_text(
+        'name = "x ::add-mask::s3cret\\n::error::boom\\r##[error]y\\u001b[2J"\n'
+    )
+    (course / "s.py").write_text("print(sum(int(x) for x in input().split()))\n")
+    done = _grade("add", "s.py", cwd=course)
+    assert done.returncode == 0, done.stderr
+    err = done.stderr.decode()
+    assert "graded by the course x ::add-mask::s3cret" in err  # the name, as data
+    _no_command_in(err)
+    assert len([line for line in err.splitlines() if "graded by the course" in line]) == 1
 
 
 def test_a_class_summary_shows_names_literally(tmp_path: Path) -> None:

@@ -265,9 +265,12 @@ jobs_option = click.option(
 
 
 def say(notice: str | None) -> None:
-    """A command's one-line notice, on stderr (the library's ``Say``)."""
+    """A command's notice, on stderr (the library's ``Say``): a CI log's encoding, as for
+    errors, since a notice may quote a course's name or a file's."""
     if notice:
-        click.echo(f"grade: {notice}", err=True)
+        from ..render.escape import log_safe, safe_lines
+
+        click.echo(log_safe(safe_lines(f"grade: {notice}")), err=True)
 
 
 def with_grading(command: Callable[..., Any]) -> Callable[..., Any]:

@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..judging.errors import UsageError
+from ..judging.printed import path_text
 from ..model.cases import secret_cases_elsewhere
 from ..model.resources import Root, RootKind
 from ..model.spec import Exercise
+from ..render.escape import safe
 from ..running.plan import Plan, open_sandbox, prepare
 from ..sandbox import Isolation, Sandbox, SandboxMode
 from ..sandbox.cpus import usable_cpus
@@ -67,7 +69,8 @@ def plan_for(
     )
     root = exercise.root
     if root.kind is RootKind.COURSE:  # found by walking up: say which, it may not be the one meant
-        say(f"graded by the course {root.name} at {root.path} (its grade.toml)")
+        # the name is the course's, which may be a student's own grade.toml: one line of data
+        say(f"graded by the course {safe(root.name)} at {path_text(root.path)} (its grade.toml)")
     if plan.sandbox is not None:
         say_sandbox(plan.sandbox, say=say, verbose=verbose, environ=environ)
     if options.cases_dir is None:
