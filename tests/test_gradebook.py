@@ -60,6 +60,24 @@ def test_csv_and_summary_never_pass_names_through_raw() -> None:
     assert "\x1b" not in classbook.summary(book) and "bob\\x1b[2J" in classbook.summary(book)
 
 
+@pytest.mark.parametrize(
+    ("name", "read_back"),
+    [
+        ("bob\r=2+5", "bob\r=2+5"),  # a bare CR: quoted, or every reader starts a row at =2+5
+        ("bob\n=2+5", "bob\n=2+5"),
+        ("\r=2+5", "'\r=2+5"),  # a leading CR is a formula's start too
+        ('say "hi", bob', 'say "hi", bob'),
+        ("plain", "plain"),
+    ],
+)
+def test_a_csv_cell_holds_any_name_as_one_cell(name: str, read_back: str) -> None:
+    """Issue 38, finding 11: csv.writer with "\n" rows quoted a field for LF, not for CR."""
+    book = replace(_book(), entries=(Entry(name, "class/x.py", None, "no script"),))
+    rows = list(csv.reader(io.StringIO(classbook.csv(book), newline="")))
+    assert [row[0] for row in rows[1:]] == [read_back]
+    assert len(rows) == 2
+
+
 def test_json_round_trips(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     path.write_text(_book(Shard(1, 2)).to_json())

@@ -19,17 +19,16 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would ru
 
 def csv(book: Gradebook) -> str:
     """One row per submission, a column per case; names cannot become spreadsheet formulas."""
-    out = io.StringIO()
-    writer = csv_module.writer(out, lineterminator="\n")
+    rows: list[list[object]] = []
     header = ["submission", "score", "points", "max_points", "passed", "total", "error"]
-    writer.writerow([*header, *(_cell(n) for n in book.case_names)])
+    rows.append([*header, *(_cell(n) for n in book.case_names)])
     # what an ungraded submission could have scored: the same as every graded one
     most = next((f"{e.feedback.max_points:g}" for e in book.entries if e.feedback), "")
     for e in book.entries:
         f = e.feedback
         verdicts = {c.name: c.verdict.value for c in f.cases} if f is not None else {}
         judged = e.score is not None  # no number where the grader never judged: never a zero
-        writer.writerow(
+        rows.append(
             [
                 _cell(e.submission),
                 f"{e.score:.4f}" if e.score is not None else "",
@@ -41,7 +40,15 @@ def csv(book: Gradebook) -> str:
                 *(verdicts.get(name, "") for name in book.case_names),
             ]
         )
-    return out.getvalue()
+    return "".join(_csv_line(row) for row in rows)
+
+
+def _csv_line(fields: list[object]) -> str:
+    """One row, ending in "\n", every field holding a CR or an LF quoted: the csv module quotes
+    only for the characters of its own line terminator, and a reader starts a row at a bare CR."""
+    one = io.StringIO()
+    csv_module.writer(one, lineterminator="\r\n").writerow(fields)
+    return one.getvalue().removesuffix("\r\n") + "\n"
 
 
 def result(e: Entry) -> str:
