@@ -18,9 +18,16 @@ from grader.running.grading import grade
 
 CRASH_WITH_A_HUGE_LINE = 'import sys\nsys.stderr.write("E" * 900_000 + "\\n")\nsys.exit(1)\n'
 FLOOD = 'import sys\nprint("x" * 900_000)\nsys.stderr.write("y" * 900_000)\n'
+# an unterminated string of control characters: a 1 MB syntax error, each one shown as \x01
+# (issue 38, finding 5: 3.9 MB plain and HTML reports)
+HUGE_SYNTAX_ERROR = 'x = "' + "\x01" * 1_000_000 + "\n"
 
 
-@pytest.mark.parametrize("source", [CRASH_WITH_A_HUGE_LINE, FLOOD], ids=["crash", "flood"])
+@pytest.mark.parametrize(
+    "source",
+    [CRASH_WITH_A_HUGE_LINE, FLOOD, HUGE_SYNTAX_ERROR],
+    ids=["crash", "flood", "compile-error"],
+)
 def test_a_report_of_one_submission_stays_small(
     tmp_path: Path, source: str, add: Exercise, plan_of: PlanFactory
 ) -> None:
@@ -32,6 +39,10 @@ def test_a_report_of_one_submission_stays_small(
     for name in FORMATS:
         shown = render(name, feedback)
         assert len(shown.encode()) < 256 * 1024, (name, len(shown))  # 4 cases; ~1 MB a dozen
+    if source is HUGE_SYNTAX_ERROR:
+        assert "characters cut" in feedback.compile_error
+        assert len(feedback.compile_error) <= TEXT_MOST + 40
+        return
     cases = json.loads(render("json", feedback))["cases"]
     visible = [c for c in cases if c["visibility"] == "visible"]
     assert all(len(c["message"]) <= MESSAGE_MOST + 40 for c in visible)

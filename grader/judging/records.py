@@ -389,7 +389,8 @@ class Report(_Tally):
             cases=cases,
             started_at=self.started_at,
             hostname=self.hostname,
-            compile_error=self.compile_error,
+            # the student's own text, as every case's output is: by the one rule
+            compile_error=clip(self.compile_error, TEXT_MOST),
             course=self.course,
             fuzz=None if self.fuzz is None else self.fuzz.feedback(),
         )
