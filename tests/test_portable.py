@@ -12,9 +12,11 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -319,6 +321,72 @@ def test_the_portable_cli_grades_and_says_so_once(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     notices = [line for line in done.stderr.splitlines() if "not isolated" in line]
     assert len(notices) == 1
+
+
+# A grader as an ordinary user: a portable sandbox runs one script, whose output it prints. Its
+# stdout is a pipe of that user's own making, as a terminal or a shell's pipe would be (the
+# test's own pipe is root's, which the user could not open again anyway)
+_PORTABLE_GRADER = """
+import os, subprocess, sys
+if sys.argv[2:] != ["inner"]:
+    inner = subprocess.run([sys.executable, *sys.argv, "inner"], stdout=subprocess.PIPE, text=True)
+    print(inner.stdout, end="")
+    sys.exit(inner.returncode)
+os.environ["GRADE_PORTABLE"] = "1"
+from grader.sandbox import Limits, Sandbox, SandboxMode
+box = Sandbox.create(SandboxMode.AUTO)
+result = box.run([sys.executable, sys.argv[1]], stdin=b"", limits=Limits(time_s=10))
+print("the run printed:", result.stdout.decode().strip())
+"""
+# ... and the script, which walks up to every ancestor and writes into its stdout if it can
+_INTO_THE_GRADERS_STDOUT = """
+import os
+pid, reached = os.getppid(), []
+while pid > 1:
+    try:
+        with open(f"/proc/{pid}/fd/1", "w") as out:
+            out.write("::error::forged by the run\\n")
+        reached.append(pid)
+    except OSError:
+        pass
+    with open(f"/proc/{pid}/stat") as f:
+        pid = int(f.read().rsplit(")", 1)[1].split()[1])
+print("reached", reached)
+"""
+
+
+@pytest.mark.slow  # a process of its own, as an ordinary user
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="no /proc here")
+def test_a_portable_run_cannot_write_into_the_graders_stdout() -> None:
+    """Issue 38, finding 4: the portable path left the grader dumpable, so a run of the same
+    uid opened /proc/<grader>/fd/1 and wrote a raw CI command into the JSON report."""
+    from test_sandbox_findings import PROJECT, _system_python, _user
+
+    ids = _user()
+    python = _system_python()
+    if ids is None or python is None:
+        pytest.skip("no ordinary user, or no interpreter it can run, on this machine")
+    scratch = Path(tempfile.mkdtemp(prefix="grade-dumpable-"))
+    try:
+        scratch.chmod(0o755)
+        script, grader = scratch / "s.py", scratch / "parent.py"  # not grader.py: the package
+        script.write_text(_INTO_THE_GRADERS_STDOUT)
+        grader.write_text(_PORTABLE_GRADER)
+        done = subprocess.run(
+            [python, str(grader), str(script)],
+            capture_output=True,
+            text=True,
+            user=ids[0],
+            group=ids[1],
+            extra_groups=[],
+            cwd="/",
+            env={"PATH": os.defpath, "PYTHONPATH": str(PROJECT), "HOME": "/", "TMPDIR": "/tmp"},
+            timeout=120,
+        )
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    assert "the run printed: reached []" in done.stdout, (done.stdout, done.stderr)
+    assert "forged" not in done.stdout + done.stderr
 
 
 # Loaded by path in the Linux sandbox's own child processes, or on Windows only

@@ -117,6 +117,8 @@ class Sandbox:
         fork servers preloading ``preload`` start before the probe, so that both overlap."""
         hidden = tuple(str(p) for p in hide)
         modules = tuple(dict.fromkeys(preload))
+        if sys.platform == "linux":  # every runner here, portable and --sandbox off included
+            _not_dumpable()
         if portable.wanted():  # before anything below touches a Linux-only call
             if mode is SandboxMode.STRICT:
                 raise SandboxUnavailable(portable.strict_refusal())
@@ -129,7 +131,6 @@ class Sandbox:
             return cls(mode, frozenset(), {}, hidden, chosen, why or "", modules)
         wanted: list[Layer] = [layer for layer in Layer if layer is not Layer.UID]
         if sys.platform == "linux":
-            _not_dumpable()
             key = (os.geteuid(), _landlock_abi_max(), frozenset(wanted))
             if key not in _PROBED:  # what this kernel offers does not change while we run
                 _PROBED[key] = cls(mode, frozenset(wanted), {}, hidden)._probe()
