@@ -459,10 +459,13 @@ def test_a_killed_batch_resumes_and_grades_everyone_once(
 
 
 def test_resume_goes_on_from_a_journal_a_kill_cut_inside_a_character(
-    course: Root, tmp_path: Path
+    course: Root, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A kill may cut the journal's last line inside a multi-byte name: --resume keeps the rows
     before it (never grading them again) and grades the one cut short."""
+    from grader.running import batch as batching
+    from grader.running.submissions import identity
+
     room = tmp_path / "class"
     room.mkdir()
     for name in ("alice", "b\u00f8b"):
@@ -470,7 +473,8 @@ def test_resume_goes_on_from_a_journal_a_kill_cut_inside_a_character(
     out = tmp_path / "g.json"
     assert _batch(course, "add", str(room), "--json", str(out))[0] == 0
     book = json.loads(out.read_text())
-    header = Journal(out).header("add", book["cases"], None)
+    found = {s.name: identity(s) for s in batching.discover([str(room)])}
+    header = Journal(out).header("add", book["cases"], None, found)
     alice, bob = book["submissions"]
     cut = json.dumps(bob, ensure_ascii=False).encode()
     cut = cut[: cut.index("\u00f8".encode()) + 1]  # the first byte of ø's two
@@ -478,10 +482,17 @@ def test_resume_goes_on_from_a_journal_a_kill_cut_inside_a_character(
         f"{header}\n{json.dumps(alice, ensure_ascii=False)}\n".encode() + cut
     )
     out.unlink()
-    # alice's journaled row stands: graded again, her now-wrong script would fail
-    (room / "alice.py").write_text("print(0)\n")
+    graded: list[str] = []
+    real = batching.grade_submissions
+
+    def counting(plan: Any, subs: Any, **kwargs: Any) -> Any:
+        graded.extend(s.name for s in subs)
+        return real(plan, subs, **kwargs)
+
+    monkeypatch.setattr(batching, "grade_submissions", counting)
     code, stdout = _batch(course, "add", str(room), "--json", str(out), "--resume")
     assert code == 0, stdout
+    assert graded == ["b\u00f8b"]  # alice's journaled row stands, not graded again
     rows = {s["submission"]: s["score"] for s in json.loads(out.read_text())["submissions"]}
     assert rows == {"alice": 1.0, "b\u00f8b": 1.0}
 

@@ -121,3 +121,34 @@ def test_an_option_left_out_takes_the_course_setting(
     assert (plan.jobs, plan.limits.time_s) == (jobs, time_s)
     assert plan.sandbox is not None and plan.sandbox.mode is SandboxMode.OFF
     assert any("sandbox" in line or "isolat" in line for line in heard), heard  # off says so
+
+
+def test_resume_keeps_only_the_rows_of_unchanged_submissions(
+    add: Exercise, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 38, finding 8: a journal resumed by another class at the same --json path gave
+    the new gradebook a student of the old class, and another's score."""
+    from grader.running.gradebook import Journal
+
+    monkeypatch.setattr(Journal, "remove", lambda self: None)  # as if killed before the end
+    first = tmp_path / "first"
+    first.mkdir()
+    for name, text in {"ann": RIGHT, "bob": WRONG, "dan": RIGHT}.items():
+        (first / f"{name}.py").write_text(text)
+    book = tmp_path / "book.json"
+    start_class(add, ClassOptions((str(first),), json_file=book), OFF, say=print).grade()
+    (first / "bob.py").write_text(RIGHT)  # edited since: graded again
+    again = start_class(
+        add, ClassOptions((str(first),), json_file=book, resume=True), OFF, say=print
+    )
+    assert [e.submission for e in again.graded] == ["ann", "dan"]
+    assert [e.score for e in again.grade().entries] == [1.0, 1.0, 1.0]
+    other = tmp_path / "other"  # another class, the same gradebook path
+    other.mkdir()
+    for name, text in {"ann": RIGHT, "eve": WRONG}.items():
+        (other / f"{name}.py").write_text(text)
+    theirs = start_class(
+        add, ClassOptions((str(other),), json_file=book, resume=True), OFF, say=print
+    )
+    assert theirs.graded == ()  # not one row of the first class
+    assert [(e.submission, e.score) for e in theirs.grade().entries] == [("ann", 1.0), ("eve", 0.0)]

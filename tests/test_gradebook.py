@@ -165,12 +165,14 @@ def test_a_journal_keeps_what_was_graded_and_resumes_only_its_own_batch(tmp_path
     another batch's journal refused, remove."""
     book = _book()
     journal = Journal(tmp_path / "g.json.journal")
-    header = journal.header("quantize", book.case_names, Shard(2, 3))
+    graded = {e.submission: f"digest of {e.submission}" for e in book.entries}
+    header = journal.header("quantize", book.case_names, Shard(2, 3), graded)
     assert json.loads(header) == {
         "kind": "grade-journal",
         "exercise": "quantize",
         "cases": list(book.case_names),
         "shard": "2/3",
+        "submissions": dict(sorted(graded.items())),
     }
     assert json.loads(journal.header("quantize", book.case_names, None))["shard"] is None
     journal.start(header, book.entries[:1])
@@ -186,6 +188,12 @@ def test_a_journal_keeps_what_was_graded_and_resumes_only_its_own_batch(tmp_path
     other = journal.header("quantize", book.case_names, Shard(1, 3))
     with pytest.raises(UsageError, match="is the journal of another batch"):
         journal.load(other)
+    # another class at the same path: only the rows of the same submissions, unchanged, stay
+    changed = {**graded, "alice": "alice, edited since"}
+    del changed['=HYPERLINK("x")']
+    changed["newcomer"] = "digest of newcomer"
+    again = journal.header("quantize", book.case_names, Shard(2, 3), changed)
+    assert [e.submission for e in journal.load(again)] == [book.entries[2].submission]
     journal.start(header, [])  # begun anew: the earlier rows are gone
     assert journal.load(header) == []
     journal.remove()
@@ -312,7 +320,8 @@ def test_how_two_case_lists_differ(a: list[str], b: list[str], said: list[str]) 
 def test_a_journal_cut_inside_a_character_keeps_the_rows_before(tmp_path: Path, cut: str) -> None:
     book = _book()
     journal = Journal(tmp_path / "g.json.journal")
-    header = journal.header("quantize", book.case_names, None)
+    graded = {e.submission: "unchanged" for e in book.entries}
+    header = journal.header("quantize", book.case_names, None, graded)
     journal.start(header, book.entries[:2])
     with open(journal.path, "ab") as f:
         f.write(('{"submission": "' + cut).encode("utf-8")[:-1])  # killed mid-character

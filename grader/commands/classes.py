@@ -18,7 +18,7 @@ from ..render import classbook
 from ..running import batch
 from ..running.gradebook import Entry, Gradebook, Journal, Shard, merge
 from ..running.plan import Plan
-from ..running.submissions import Submission
+from ..running.submissions import Submission, identity
 from .planning import GradingOptions, Say, plan_for
 
 
@@ -111,7 +111,8 @@ def start_class(
     journal = Journal(kept.with_name(kept.name + ".journal")) if kept is not None else None
     graded: list[Entry] = []
     if journal is not None:
-        header = journal.header(plan.exercise.name, [c.name for c in plan.cases], part)
+        found_ids = {s.name: identity(s) for s in found}
+        header = journal.header(plan.exercise.name, [c.name for c in plan.cases], part, found_ids)
         if options.resume and journal.path.exists():
             # a row the grader failed on is not done: --resume grades it again
             graded = [e for e in journal.load(header) if e.score is not None]

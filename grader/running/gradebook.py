@@ -168,17 +168,26 @@ class Journal:
     """The submissions of a batch as they are graded, one JSON line each, synced to disk: a
     batch killed in any way loses only the submissions in flight, and ``--resume`` goes on.
 
-    The first line says which batch it belongs to (exercise, cases, shard); a last line cut by
-    the kill is ignored.
+    The first line says which batch it belongs to (exercise, cases, shard) and what it grades
+    (each submission's name with a digest of its path and text): ``--resume`` keeps a row only
+    for a submission that is still there, unchanged; a last line cut by the kill is ignored.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def header(self, exercise: str, case_names: Sequence[str], shard: Shard | None) -> str:
+    def header(
+        self,
+        exercise: str,
+        case_names: Sequence[str],
+        shard: Shard | None,
+        submissions: Mapping[str, str] | None = None,
+    ) -> str:
+        """The first line; ``submissions`` maps each name to its digest (``identity``)."""
         data = {"kind": JOURNAL_KIND, "exercise": exercise, "cases": list(case_names)}
         label = None if shard is None else str(shard)
-        return json.dumps({**data, "shard": label}, ensure_ascii=False)
+        graded = dict(sorted((submissions or {}).items()))
+        return json.dumps({**data, "shard": label, "submissions": graded}, ensure_ascii=False)
 
     def load(self, expected_header: str) -> list[Entry]:
         """The entries of an earlier run of the same batch; ``UsageError`` for another batch."""
@@ -187,17 +196,30 @@ class Journal:
             lines = self.path.read_bytes().split(b"\n")
         except OSError as exc:
             raise UsageError(f"cannot resume from {self.path}: {exc.strerror}") from exc
-        if lines[0] != expected_header.encode("utf-8"):
+        expected = json.loads(expected_header)
+        try:
+            found = json.loads(lines[0].decode("utf-8"))
+        except (ValueError, RecursionError):
+            found = None
+        same_batch = isinstance(found, dict) and all(
+            found.get(key) == value for key, value in expected.items() if key != "submissions"
+        )
+        if not same_batch:
             raise UsageError(
                 f"{self.path} is the journal of another batch (exercise, cases, shard)"
             )
+        assert isinstance(found, dict)
+        was = found.get("submissions")
+        was = was if isinstance(was, dict) else {}
+        # a row of a submission no longer in the class, or since changed, is graded again
+        same = {name for name, digest in expected["submissions"].items() if was.get(name) == digest}
         entries = []
         for line in lines[1:]:
             try:
                 entries.append(entry_from_dict(json.loads(line.decode("utf-8"))))
             except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
                 break  # the line a kill cut short, or the end
-        return entries
+        return [e for e in entries if e.submission in same]
 
     def start(self, header: str, entries: Sequence[Entry]) -> None:
         """Begin the journal anew with ``entries`` (a resumed batch's), atomically."""

@@ -7,6 +7,7 @@ and every run grades the text read then (the file read again later could have be
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from dataclasses import dataclass, field
@@ -99,6 +100,14 @@ class Submission:
     path: Path
     problem: str | None = None
     text: bytes | None = field(default=None, repr=False, compare=False)
+
+
+def identity(sub: Submission) -> str:
+    """A digest of what a submission is: its path and the text read (or why it has none), so
+    that a journal resumed later grades again what was replaced or edited meanwhile."""
+    digest = hashlib.sha256(os.fsencode(sub.path))
+    digest.update(b"\0" + (sub.text if sub.text is not None else (sub.problem or "").encode()))
+    return digest.hexdigest()
 
 
 def read(path: Path, name: str | None = None, limit: int = MAX_SUBMISSION_BYTES) -> Submission:
