@@ -464,6 +464,7 @@ def test_resume_goes_on_from_a_journal_a_kill_cut_inside_a_character(
     """A kill may cut the journal's last line inside a multi-byte name: --resume keeps the rows
     before it (never grading them again) and grades the one cut short."""
     from grader.running import batch as batching
+    from grader.running import grading
     from grader.running.submissions import identity
 
     room = tmp_path / "class"
@@ -483,7 +484,7 @@ def test_resume_goes_on_from_a_journal_a_kill_cut_inside_a_character(
     )
     out.unlink()
     graded: list[str] = []
-    real = batching.grade_submissions
+    real = grading.grade_submissions
 
     def counting(plan: Any, subs: Any, **kwargs: Any) -> Any:
         graded.extend(s.name for s in subs)
