@@ -104,6 +104,61 @@ ROWS: list[tuple[str, str, str, str]] = [
     ("specdec", "one_token_round", "draft: x | target: a b\n", "draft: a | target: a b\n"),
     ("specdec", "differs_in_case_only", "draft: A | target: a b\n", "draft: x | target: a b\n"),
     ("specdec", "ratio_tie", _rounds(1) + "draft: x | target: a b\n" * 7, _rounds(1)),
+    # ttft: NAME PARAMS BITS TFLOPS GBPS PROMPT OUTPUT per line
+    (
+        "ttft",
+        "blank_line",
+        "a 7000 16 1000 4000 10 2\n\nb 7000 16 1000 4000 10 2\n",
+        "a 7000 16 1000 4000 10 2\n",
+    ),
+    (
+        "ttft",
+        "blank_line",
+        "a 7000 16 1000 4000 10 2\n  \nb 7000 16 1000 4000 10 2",
+        "a 7000 16 1000 4000 10 2",
+    ),
+    ("ttft", "int4_weights", "m 7000 4 1000 4000 10 2\n", "m 7000 8 1000 4000 10 2\n"),
+    ("ttft", "one_token_prompt", "m 7000 16 1000 4000 1 2\n", "m 7000 16 1000 4000 2 2\n"),
+    ("ttft", "several_prompt_tokens", "m 7000 16 1000 4000 2 2\n", "m 7000 16 1000 4000 1 2\n"),
+    (
+        "ttft",
+        "prefill_compute_decode_memory",
+        "m 7000 16 1000 4000 250 2\n",
+        "m 7000 16 1000 4000 249 2\n",
+    ),
+    (
+        "ttft",
+        "prefill_compute_decode_memory",
+        "m 7000 16 1000 4000 251 2\n",
+        "m 1000 4 1 400 16 10\n",
+    ),
+    ("ttft", "ridge_tie", "m 7000 16 1000 4000 250 2\n", "m 7000 16 1000 4000 251 2\n"),
+    ("ttft", "prefill_memory_bound", "m 7000 16 1000 4000 249 2\n", "m 7000 16 1000 4000 1 2\n"),
+    ("ttft", "decode_compute_bound", "m 1000 4 1 400 16 10\n", "m 1000 16 1 400 16 10\n"),
+    ("ttft", "several_decode_steps", "m 7000 16 1000 4000 10 3\n", "m 7000 16 1000 4000 10 2\n"),
+    ("ttft", "one_output_token", "m 7000 16 1000 4000 10 1\n", "m 7000 16 1000 4000 10 2\n"),
+    ("ttft", "rounding_adds_up", "m 8030 16 989 3350 2048 512\n", "m 7000 16 1000 4000 1000 200\n"),
+    (
+        "ttft",
+        "repeated_name",
+        "m 7000 16 9 9 1 2\nm 7000 4 9 9 1 2\n",
+        "m 7000 16 9 9 1 2\nn 7000 16 9 9 1 2\n",
+    ),
+    ("ttft", "field_at_a_bound", "m 1000000 16 1000 4000 10 2\n", "m 999999 16 1000 4000 10 2\n"),
+    (
+        "ttft",
+        "field_at_a_bound",
+        "m 7000 16 1000 4000 10 1000000\n",
+        "m 7000 16 1000 4000 10 999999\n",
+    ),
+    ("ttft", "total_near_its_bound", "m 1000000 32 1 1 1 25\n", "m 1000000 32 1 1 1 24\n"),
+    (
+        "ttft",
+        "fewest_or_most_setups",
+        "m 7000 16 1000 4000 10 2\n",
+        "m 7000 16 1000 4000 10 2\n" * 2,
+    ),
+    ("ttft", "fewest_or_most_setups", "m 7 16 1 4 1 2\n" * 10_000, "m 7 16 1 4 1 2\n" * 9_999),
 ]
 
 

@@ -143,6 +143,7 @@ CENTRAL = {
     "quantize": ("one group of consecutive weights at a time", "global_scale.py"),
     "top-k": ("Find that candidate set", "string_sort.py"),
     "decode-speed": ("whatever the batch size", "forgets_batch.py"),
+    "ttft": ("The step takes the larger of the two", "min_not_max.py"),
 }
 
 

@@ -18,7 +18,7 @@ from grader.model.spec import Exercise, exercise_names, load_exercise
 from grader.sandbox import Sandbox
 from grader.teacher.verify import Status, Verification, verify
 
-SHIPPED = ("quantize", "specdec", "decode-speed", "top-k")
+SHIPPED = ("quantize", "specdec", "decode-speed", "top-k", "ttft")
 
 
 def wrong_solutions(reference: Path, exercise: str) -> list[Path]:
@@ -87,6 +87,7 @@ MAXIMA: dict[str, tuple[str, Callable[[str], int]]] = {
     "top-k": ("MAX_TOKENS", lambda text: _non_blank(text) - 1),
     "specdec": ("MAX_ROUNDS", _non_blank),
     "decode-speed": ("MAX_SETUPS", _non_blank),
+    "ttft": ("MAX_SETUPS", _non_blank),
 }
 
 
