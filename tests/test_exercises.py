@@ -18,7 +18,7 @@ from grader.model.spec import Exercise, exercise_names, load_exercise
 from grader.sandbox import Sandbox
 from grader.teacher.verify import Status, Verification, verify
 
-SHIPPED = ("quantize", "specdec", "decode-speed", "top-k", "ttft")
+SHIPPED = ("quantize", "specdec", "decode-speed", "top-k", "ttft", "prefix-cache")
 
 
 def wrong_solutions(reference: Path, exercise: str) -> list[Path]:
@@ -88,6 +88,7 @@ MAXIMA: dict[str, tuple[str, Callable[[str], int]]] = {
     "specdec": ("MAX_ROUNDS", _non_blank),
     "decode-speed": ("MAX_SETUPS", _non_blank),
     "ttft": ("MAX_SETUPS", _non_blank),
+    "prefix-cache": ("MAX_EVENTS", lambda text: _non_blank(text) - 1),
 }
 
 

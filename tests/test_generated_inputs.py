@@ -73,7 +73,9 @@ def names(root: Root) -> list[str]:
     return list(exercise_names(root))
 
 
-@pytest.mark.parametrize("name", ["decode-speed", "quantize", "specdec", "top-k", "ttft"])
+@pytest.mark.parametrize(
+    "name", ["decode-speed", "quantize", "specdec", "top-k", "ttft", "prefix-cache"]
+)
 def test_generators_make_only_inputs_their_validators_accept(root: Root, name: str) -> None:
     if name not in names(root):
         pytest.skip(f"no exercise {name} here")
@@ -83,7 +85,9 @@ def test_generators_make_only_inputs_their_validators_accept(root: Root, name: s
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["decode-speed", "quantize", "specdec", "top-k", "ttft"])
+@pytest.mark.parametrize(
+    "name", ["decode-speed", "quantize", "specdec", "top-k", "ttft", "prefix-cache"]
+)
 def test_every_accepted_solution_passes_on_generated_inputs(
     root: Root, name: str, tmp_path: Path
 ) -> None:

@@ -50,7 +50,9 @@ def test_an_output_no_known_mistake_prints_gets_no_diagnosis(tmp_path: Path) -> 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["quantize", "specdec", "decode-speed", "top-k", "ttft"])
+@pytest.mark.parametrize(
+    "name", ["quantize", "specdec", "decode-speed", "top-k", "ttft", "prefix-cache"]
+)
 def test_each_shipped_mistake_is_recognised_on_the_public_cases(
     root: Root, sandbox: Sandbox, name: str
 ) -> None:

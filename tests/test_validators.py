@@ -15,7 +15,7 @@ from grader.model.resources import Root
 
 pytestmark = pytest.mark.slow
 
-EXERCISES = ("quantize", "specdec", "decode-speed", "top-k", "ttft")
+EXERCISES = ("quantize", "specdec", "decode-speed", "top-k", "ttft", "prefix-cache")
 
 
 def _run(script: Path, data: bytes) -> subprocess.CompletedProcess[bytes]:
