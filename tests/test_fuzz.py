@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from conftest import COURSE, DATA, PlanFactory, copy_root, script
 
 from grader.cli import cli
-from grader.judging.errors import ExerciseError
+from grader.judging.errors import ExerciseError, GraderError
 from grader.model.material import material, validate
 from grader.model.resources import Root, RootKind, checkout_root
 from grader.model.spec import Exercise, ShrinkUnits, load_exercise
@@ -86,6 +86,70 @@ def test_a_disagreement_is_shrunk_to_a_valid_minimal_input_the_same_each_time(
     assert validate(teacher, first.finding.case.input) is None  # every candidate is checked first
     assert len(first.finding.case.input.split()) == 1  # one number: dropping it leaves no input
     assert first.finding.verdict.value == "wrong_answer"
+
+
+# sums the first four numbers only: wrong from five on, which the sizes reach at the fifth input
+FIRST_FOUR = "import sys\nprint(sum(int(x) for x in sys.stdin.read().split()[:4]))\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "count", "seed", "units", "outcome"),
+    [
+        # (seed, count, inputs tried, shrink runs, the input found): the same on every machine
+        (WRONG.read_text(), 30, 7, None, (7, 30, 1, 0, b"76\n")),
+        (FIRST_FOUR, 40, 3, None, (3, 40, 5, 7, b"691 749 456 853 -694\n")),
+        # by lines only: a line of five numbers has nothing to lose, and no token is tried
+        (FIRST_FOUR, 40, 3, ShrinkUnits(("lines",)), (3, 40, 5, 0, b"691 749 456 853 -694\n")),
+    ],
+)
+def test_a_seed_finds_the_same_input_in_the_same_runs(
+    add: Exercise,
+    plan_of: PlanFactory,
+    tmp_path: Path,
+    source: str,
+    count: int,
+    seed: int,
+    units: ShrinkUnits | None,
+    outcome: tuple[int, int, int, int, bytes],
+) -> None:
+    """A finding past the first batch of runs at once, and every field of the outcome."""
+    mine = tmp_path / "mine.py"
+    mine.write_text(source)
+    found = fuzz(
+        plan_of(add), material(add), check_submission(mine), count=count, seed=seed, units=units
+    )
+    assert found.finding is not None
+    got = (found.seed, found.count, found.tried, found.shrink_runs, found.finding.case.input)
+    assert got == outcome
+
+
+def test_fuzzing_grades_the_text_that_was_checked(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    """The script may change after it was read (a student's editor, an attacker): every run
+    is of the text the grader read, never the file again."""
+    mine = tmp_path / "mine.py"
+    mine.write_text(WRONG.read_text())
+    checked = check_submission(mine)
+    mine.write_text((COURSE / "reference" / "add" / "solution.py").read_text())
+    found = fuzz(plan_of(add), material(add), checked, count=5, seed=7)
+    assert found.finding is not None
+
+
+def test_without_a_generator_fuzzing_says_what_is_missing(
+    course: Root, tmp_path: Path, plan_of: PlanFactory
+) -> None:
+    root = copy_root(course, tmp_path / "course")
+    (root.path / "reference" / "add" / "generate.py").unlink()
+    add = load_exercise("add", root)
+    with pytest.raises(GraderError, match=r"generate\.py is missing: --fuzz needs the generator"):
+        fuzz(plan_of(add), material(add), check_submission(WRONG), count=5, seed=7)
+
+
+def test_tokens_are_what_single_spaces_separate() -> None:
+    """As the statements write inputs: a tab is part of a token, never a place to cut."""
+    assert shrink(b"a\tb\n", lambda d: b"b" in d) == b"a\tb\n"
+    assert shrink(b"a  b\n", lambda d: b"b" in d) == b"b\n"
 
 
 def _course_with(tmp_path: Path, course: Root, name: str, text: str) -> Exercise:
