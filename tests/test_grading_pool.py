@@ -132,3 +132,43 @@ def test_ctrl_c_keeps_each_submission_whose_runs_all_ended(add: Exercise, tmp_pa
         ("z", 4),
         ("a", 4),
     ]
+
+
+def _flooding(argv: Sequence[str], **kwargs: Any) -> Any:
+    """A run that printed 1 MB on each stream, as a flooding student's would (the compile
+    check passes): no process, so that only the grader's own memory is measured."""
+    from grader.judging.runs import RunResult
+
+    if kwargs.get("source") == compiling.PROGRAM:
+        return RunResult(0, None, 0.01, b"", b"")
+    return RunResult(1, None, 0.01, b"x" * (1 << 20), b"y" * (1 << 20))
+
+
+def _peak_of_a_class(plan: Any, tmp_path: Path, size: int) -> int:
+    import tracemalloc
+
+    from grader.running.batch import grade_batch
+
+    subs = [read(_script(tmp_path, f"s{i}.py"), f"s{i}") for i in range(size)]
+    tracemalloc.start()
+    try:
+        book = grade_batch(plan, subs)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(book.entries) == size and all(e.score == 0 for e in book.entries)
+    return peak
+
+
+def test_a_class_holds_what_is_in_flight_not_the_class(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    """Issue 38, finding 6: a batch kept every submission's raw outputs until its end (six
+    students flooding 4 MB + 4 MB a case took the grader to ~1 GB). Its memory is what the
+    runs in flight hold, whatever the size of the class."""
+    plan = replace(plan_of(add, jobs=2), runner=_flooding)
+    few, many = _peak_of_a_class(plan, tmp_path, 4), _peak_of_a_class(plan, tmp_path, 16)
+    # 12 students more, of 4 cases at 2 MB each: 96 MB more if the class is held (~146 MB more
+    # measured), a few MB at most when only what is in flight is (the pool's threads may run
+    # ahead of the loop that takes their results, by a margin the bound leaves them)
+    assert many < few + (64 << 20), (few >> 20, many >> 20)

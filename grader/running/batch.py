@@ -225,6 +225,7 @@ def grade_batch(
             [s for s in submissions if s.name not in done],
             in_case_order=False,
             on_done=finish,
+            keep=False,  # each row is its Entry (clipped feedback) once done: memory stays flat
         )
     except Interrupted:
         interrupted = True

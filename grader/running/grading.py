@@ -251,6 +251,7 @@ def grade_submissions(
     on_start: OnStart | None = None,
     on_case: OnCase | None = None,
     on_done: OnDone | None = None,
+    keep: bool = True,
 ) -> list[Graded]:
     """Grade every submission with ``plan``, all their case-runs in one pool of ``plan.jobs``.
 
@@ -259,8 +260,13 @@ def grade_submissions(
     ``on_done`` as soon as all its cases are (a class, where one slow student must not hold
     the rows of the others). Results keep the order given. On Ctrl-C the runs in progress end
     at once and ``Interrupted`` carries what was fully graded.
+
+    ``keep=False`` (a class, whose rows ``on_done`` takes as they come) keeps nothing once
+    ``on_done`` has it: a submission's runs, raw outputs included, are let go as soon as it is
+    done, so the grader holds what is in flight, not the class; the list returned is empty.
     """
     results: dict[int, Graded] = {}
+    finished: set[int] = set()
 
     def finish(index: int, flight: _Flight | None, sub: Submission) -> None:
         graded = Graded(sub, None)
@@ -268,7 +274,9 @@ def grade_submissions(
             outcomes = _after_first_failure(plan, [f.result() for f in flight.futures])
             made = report(plan, sub.path, outcomes, flight.started, flight.compile_error())
             graded = Graded(sub, made)
-        results[index] = graded
+        finished.add(index)
+        if keep:
+            results[index] = graded
         if on_done is not None:
             on_done(graded)
 
@@ -294,15 +302,17 @@ def grade_submissions(
         else:
             owner = {f: (i, flight) for i, flight in flights.items() for f in flight.futures}
             for future in as_completed(owner):
-                index, flight = owner[future]
+                index, flight = owner.pop(future)  # as_completed lets go of it too
                 flight.left -= 1
                 if flight.left == 0:
                     finish(index, flight, flight.submission)
+                    if not keep:
+                        del flights[index]  # its runs' outputs with it
     except KeyboardInterrupt:
         # Runs that ended before Ctrl-C are graded work: keep each submission they complete,
         # even if the loop above had not come to it yet.
         for index, flight in flights.items():
-            if index not in results and flight.complete():
+            if index not in finished and flight.complete():
                 finish(index, flight, flight.submission)
         for flight in flights.values():
             for future in flight.futures:
