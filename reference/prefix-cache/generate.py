@@ -12,8 +12,9 @@ import sys
 from validate import MAX_BLOCK, MAX_EVENTS, MAX_PROMPT, MAX_TOKEN, Cache
 
 
-def _prompt(rng: random.Random, docs: list[list[str]], seen: list[list[str]], longest: int,
-            token) -> list[str]:
+def _prompt(
+    rng: random.Random, docs: list[list[str]], seen: list[list[str]], longest: int, token
+) -> list[str]:
     roll = rng.random()
     if roll < 0.2 and seen:
         prompt = list(rng.choice(seen))  # the very same prompt again

@@ -65,10 +65,17 @@ class Cache:
         found = self.identities(prompt)
         hits, needed = self.lookup(prompt)
         seen = {  # what this ADD exercises, for the clause predicates below
-            "blocks": len(found), "hits": hits, "partial": len(prompt) % self.size != 0,
-            "full_hit": bool(found) and hits < len(found) and found[-1] in self.cached
+            "blocks": len(found),
+            "hits": hits,
+            "partial": len(prompt) % self.size != 0,
+            "full_hit": bool(found)
+            and hits < len(found)
+            and found[-1] in self.cached
             and all(i in self.cached for i in found),
-            "hit_free": 0, "hit_shared": 0, "reused_uncached": 0, "duplicate": False,
+            "hit_free": 0,
+            "hit_shared": 0,
+            "reused_uncached": 0,
+            "duplicate": False,
             "cached_after_miss": any(i in self.cached for i in found[hits + 1 :]),
         }
         blocks = []

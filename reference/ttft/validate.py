@@ -172,9 +172,7 @@ def field_at_a_bound(text: str) -> bool:
     return any(
         int(value) == high
         for setup in _setups(text)
-        for value, (_, high) in zip(
-            [setup[1], *setup[3:]], BOUNDS.values(), strict=True
-        )
+        for value, (_, high) in zip([setup[1], *setup[3:]], BOUNDS.values(), strict=True)
     )
 
 

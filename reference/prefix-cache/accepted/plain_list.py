@@ -72,5 +72,14 @@ for line in lines[1:]:
             cache[keys[i]] = mine[i]
             key_of[mine[i]] = keys[i]
     owner[rid] = mine
-    print(rid + ": hit " + str(hits) + " blocks, computed " + str(L - hits * B)
-          + " tokens, evicted " + str(evicted) + " blocks, uses " + " ".join(str(b) for b in mine))
+    print(
+        rid
+        + ": hit "
+        + str(hits)
+        + " blocks, computed "
+        + str(L - hits * B)
+        + " tokens, evicted "
+        + str(evicted)
+        + " blocks, uses "
+        + " ".join(str(b) for b in mine)
+    )

@@ -30,7 +30,7 @@ def main() -> None:
             continue
         rid, prompt = parts[1], tuple(parts[2:])
         length = len(prompt)
-        prefixes = [prompt[: end] for end in range(b, length + 1, b)]
+        prefixes = [prompt[:end] for end in range(b, length + 1, b)]
         hit = 0
         while hit < len(prefixes) and prefixes[hit] in cache:
             hit += 1

@@ -6,7 +6,7 @@ import sys
 
 
 class Node:
-    __slots__ = ("children", "parent", "key", "block")
+    __slots__ = ("block", "children", "key", "parent")
 
     def __init__(self, parent, key):
         self.children = {}
@@ -84,8 +84,10 @@ def main():
             node = child
         running[name] = blocks
         h = len(path)
-        out.append(f"{name}: hit {h} blocks, computed {len(tokens) - h * size} tokens, "
-                   f"evicted {evicted} blocks, uses " + " ".join(str(b) for b in blocks))
+        out.append(
+            f"{name}: hit {h} blocks, computed {len(tokens) - h * size} tokens, "
+            f"evicted {evicted} blocks, uses " + " ".join(str(b) for b in blocks)
+        )
     print("\n".join(out))
 
 

@@ -53,5 +53,7 @@ for line in lines[1:]:
             content[block] = key
     running[name] = blocks
     computed = len(prompt) - hits * size
-    print(f"{name}: hit {hits} blocks, computed {computed} tokens, evicted {evicted} blocks,"
-          f" uses {' '.join(map(str, blocks))}")
+    print(
+        f"{name}: hit {hits} blocks, computed {computed} tokens, evicted {evicted} blocks,"
+        f" uses {' '.join(map(str, blocks))}"
+    )

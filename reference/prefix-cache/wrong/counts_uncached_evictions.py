@@ -4,7 +4,6 @@
 expect: wrong_answer
 """
 
-
 import sys
 from collections import OrderedDict
 

@@ -49,5 +49,7 @@ for line in lines[1:]:
             content[blocks[i]] = keys[i]
     running[name] = blocks
     computed = len(prompt) - hits * size
-    print(f"{name}: hit {hits} blocks, computed {computed} tokens, evicted {evicted} blocks,"
-          f" uses {' '.join(map(str, blocks))}")
+    print(
+        f"{name}: hit {hits} blocks, computed {computed} tokens, evicted {evicted} blocks,"
+        f" uses {' '.join(map(str, blocks))}"
+    )

@@ -4,7 +4,6 @@ last block first.
 expect: wrong_answer
 """
 
-
 import sys
 from collections import OrderedDict
 

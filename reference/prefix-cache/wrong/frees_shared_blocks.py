@@ -4,7 +4,6 @@ running request still shares.
 expect: wrong_answer
 """
 
-
 import sys
 from collections import OrderedDict
 

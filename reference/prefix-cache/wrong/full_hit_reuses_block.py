@@ -4,7 +4,6 @@ new block from the free queue.
 expect: wrong_answer
 """
 
-
 import sys
 from collections import OrderedDict
 

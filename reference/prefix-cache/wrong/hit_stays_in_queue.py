@@ -3,7 +3,6 @@
 expect: wrong_answer
 """
 
-
 import sys
 from collections import OrderedDict
 

@@ -3,16 +3,17 @@ block taken or hit, too slow for N = 100,000.
 
 expect: timeout
 """
+
 import sys
 
 
 def main():
     data = sys.stdin.read().split("\n")
     B, N = map(int, data[0].split())
-    free = list(range(N))          # head at index 0
+    free = list(range(N))  # head at index 0
     ref = [0] * N
-    ident_of = [None] * N          # identity a physical block is cached under
-    cache = {}                     # identity -> physical block
+    ident_of = [None] * N  # identity a physical block is cached under
+    cache = {}  # identity -> physical block
     reqs = {}
     out = []
     for line in data[1:]:
@@ -30,7 +31,7 @@ def main():
         toks = parts[2:]
         L = len(toks)
         nfull = L // B
-        idents = [tuple(toks[:(i + 1) * B]) for i in range(nfull)]
+        idents = [tuple(toks[: (i + 1) * B]) for i in range(nfull)]
         h = 0
         while h < nfull and idents[h] in cache:
             h += 1
@@ -45,7 +46,7 @@ def main():
             used.append(b)
         ev = 0
         nblocks = (L + B - 1) // B
-        for i in range(h, nblocks):
+        for _ in range(h, nblocks):
             b = free.pop(0)
             if ident_of[b] is not None:
                 del cache[ident_of[b]]
@@ -58,8 +59,10 @@ def main():
                 cache[idents[i]] = used[i]
                 ident_of[used[i]] = idents[i]
         reqs[rid] = used
-        out.append(f"{rid}: hit {h} blocks, computed {L - h * B} tokens, evicted {ev} blocks, "
-                   f"uses {' '.join(map(str, used))}")
+        out.append(
+            f"{rid}: hit {h} blocks, computed {L - h * B} tokens, evicted {ev} blocks, "
+            f"uses {' '.join(map(str, used))}"
+        )
     print("\n".join(out))
 
 

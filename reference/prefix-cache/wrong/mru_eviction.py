@@ -4,7 +4,6 @@ its head.
 expect: wrong_answer
 """
 
-
 import sys
 from collections import OrderedDict
 

@@ -4,7 +4,6 @@ recomputing the last block.
 expect: wrong_answer
 """
 
-
 import sys
 from collections import OrderedDict
 

@@ -4,7 +4,6 @@ block that held it.
 expect: wrong_answer
 """
 
-
 import sys
 from collections import OrderedDict
 

@@ -4,7 +4,6 @@ prefix hit.
 expect: wrong_answer
 """
 
-
 import sys
 from collections import OrderedDict
 

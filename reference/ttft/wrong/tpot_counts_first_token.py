@@ -1,4 +1,6 @@
-"""Known wrong: adds a decode step for every output token, the first one too: total = TTFT + OUTPUT * TPOT.
+"""Known wrong: adds a decode step for every output token, the first one too.
+
+total = TTFT + OUTPUT * TPOT, one TPOT too many: the first token comes from the prefill.
 
 expect: wrong_answer
 """
