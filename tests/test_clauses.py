@@ -145,6 +145,7 @@ CENTRAL = {
     "decode-speed": ("whatever the batch size", "forgets_batch.py"),
     "ttft": ("The step takes the larger of the two", "min_not_max.py"),
     "prefix-cache": ("after a different prefix", "tokens_only_identity.py"),
+    "kv-pages": ("S needs a new block all the same: copy-on-write.", "no_copy_on_write.py"),
 }
 
 

@@ -18,7 +18,15 @@ from grader.model.spec import Exercise, exercise_names, load_exercise
 from grader.sandbox import Sandbox
 from grader.teacher.verify import Status, Verification, verify
 
-SHIPPED = ("quantize", "specdec", "decode-speed", "top-k", "ttft", "prefix-cache")
+SHIPPED = (
+    "quantize",
+    "specdec",
+    "decode-speed",
+    "top-k",
+    "ttft",
+    "prefix-cache",
+    "kv-pages",
+)
 
 
 def wrong_solutions(reference: Path, exercise: str) -> list[Path]:
@@ -89,6 +97,7 @@ MAXIMA: dict[str, tuple[str, Callable[[str], int]]] = {
     "decode-speed": ("MAX_SETUPS", _non_blank),
     "ttft": ("MAX_SETUPS", _non_blank),
     "prefix-cache": ("MAX_EVENTS", lambda text: _non_blank(text) - 1),
+    "kv-pages": ("MAX_EVENTS", lambda text: _non_blank(text) - 1),
 }
 
 

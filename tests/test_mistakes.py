@@ -51,7 +51,7 @@ def test_an_output_no_known_mistake_prints_gets_no_diagnosis(tmp_path: Path) -> 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "name", ["quantize", "specdec", "decode-speed", "top-k", "ttft", "prefix-cache"]
+    "name", ["quantize", "specdec", "decode-speed", "top-k", "ttft", "prefix-cache", "kv-pages"]
 )
 def test_each_shipped_mistake_is_recognised_on_the_public_cases(
     root: Root, sandbox: Sandbox, name: str

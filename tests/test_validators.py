@@ -15,7 +15,15 @@ from grader.model.resources import Root
 
 pytestmark = pytest.mark.slow
 
-EXERCISES = ("quantize", "specdec", "decode-speed", "top-k", "ttft", "prefix-cache")
+EXERCISES = (
+    "quantize",
+    "specdec",
+    "decode-speed",
+    "top-k",
+    "ttft",
+    "prefix-cache",
+    "kv-pages",
+)
 
 
 def _run(script: Path, data: bytes) -> subprocess.CompletedProcess[bytes]:
