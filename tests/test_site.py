@@ -169,7 +169,9 @@ def test_the_sites_python_stops_a_program_at_the_output_cap() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["quantize", "specdec", "top-k", "decode-speed"])
+@pytest.mark.parametrize(
+    "name", ["quantize", "specdec", "top-k", "decode-speed", "ttft", "prefix-cache", "kv-pages"]
+)
 def test_every_known_solution_is_judged_alike_in_the_browser(
     root: Root, tmp_path: Path, name: str
 ) -> None:
