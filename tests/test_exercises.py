@@ -26,6 +26,7 @@ SHIPPED = (
     "ttft",
     "prefix-cache",
     "kv-pages",
+    "batching",
 )
 
 
@@ -98,6 +99,7 @@ MAXIMA: dict[str, tuple[str, Callable[[str], int]]] = {
     "ttft": ("MAX_SETUPS", _non_blank),
     "prefix-cache": ("MAX_EVENTS", lambda text: _non_blank(text) - 1),
     "kv-pages": ("MAX_EVENTS", lambda text: _non_blank(text) - 1),
+    "batching": ("MAX_REQUESTS", lambda text: _non_blank(text) - 1),
 }
 
 

@@ -74,7 +74,17 @@ def names(root: Root) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "name", ["decode-speed", "quantize", "specdec", "top-k", "ttft", "prefix-cache", "kv-pages"]
+    "name",
+    [
+        "decode-speed",
+        "quantize",
+        "specdec",
+        "top-k",
+        "ttft",
+        "prefix-cache",
+        "kv-pages",
+        "batching",
+    ],
 )
 def test_generators_make_only_inputs_their_validators_accept(root: Root, name: str) -> None:
     if name not in names(root):
@@ -86,7 +96,17 @@ def test_generators_make_only_inputs_their_validators_accept(root: Root, name: s
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "name", ["decode-speed", "quantize", "specdec", "top-k", "ttft", "prefix-cache", "kv-pages"]
+    "name",
+    [
+        "decode-speed",
+        "quantize",
+        "specdec",
+        "top-k",
+        "ttft",
+        "prefix-cache",
+        "kv-pages",
+        "batching",
+    ],
 )
 def test_every_accepted_solution_passes_on_generated_inputs(
     root: Root, name: str, tmp_path: Path

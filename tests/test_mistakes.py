@@ -51,7 +51,17 @@ def test_an_output_no_known_mistake_prints_gets_no_diagnosis(tmp_path: Path) -> 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "name", ["quantize", "specdec", "decode-speed", "top-k", "ttft", "prefix-cache", "kv-pages"]
+    "name",
+    [
+        "quantize",
+        "specdec",
+        "decode-speed",
+        "top-k",
+        "ttft",
+        "prefix-cache",
+        "kv-pages",
+        "batching",
+    ],
 )
 def test_each_shipped_mistake_is_recognised_on_the_public_cases(
     root: Root, sandbox: Sandbox, name: str

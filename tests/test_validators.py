@@ -23,6 +23,7 @@ EXERCISES = (
     "ttft",
     "prefix-cache",
     "kv-pages",
+    "batching",
 )
 
 
