@@ -42,6 +42,22 @@ def test_check_is_the_default_command() -> None:
     assert json.loads(plain.stdout)["total"] == 4
 
 
+@pytest.mark.parametrize(
+    ("args", "shown"),
+    [
+        (["--root", str(COURSE), "show", "add"], "(add)"),  # was: unknown exercise 'show'
+        (["--root", str(COURSE), "list"], "add"),
+        (["--root", str(COURSE), "add", str(SOLUTION)], "4/4 cases passed"),  # check, as before
+        (["--root", str(COURSE), "check", "add", str(SOLUTION)], "4/4 cases passed"),
+    ],
+)
+def test_a_commands_option_may_come_before_the_command(args: list[str], shown: str) -> None:
+    """A newcomer wrote grade --root DIR show EX and was told the exercise 'show' is unknown."""
+    result = grade_cli(*args)
+    assert result.exit_code == 0, result.output
+    assert shown in result.stdout
+
+
 def test_a_failure_exits_1() -> None:
     result = grade_cli("add", str(WRONG), env=IN_COURSE)
     assert result.exit_code == 1

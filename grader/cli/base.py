@@ -77,6 +77,11 @@ class DefaultGroup(click.Group):
             raise click.UsageError(
                 f"no command {args[0]!r}; {hint}to grade a script: grade EXERCISE FILE", ctx
             )
+        if args and args[0].startswith("-") and args[0] not in _GROUP_OPTIONS:
+            # a command's option first (grade --root DIR show EX): the command, then its options
+            named = next((i for i, word in enumerate(args) if word in self.commands), None)
+            if named is not None:
+                args = [args[named], *args[:named], *args[named + 1 :]]
         if args and args[0] not in self.commands and args[0] not in _GROUP_OPTIONS:
             args = [DEFAULT_COMMAND, *args]
         return super().parse_args(ctx, args)
