@@ -279,12 +279,14 @@ def advise(outcome: CaseOutcome, script: Path, source: str = "") -> str | None:
     if outcome.passed:
         return None
     said = _sibling_module(outcome, script)
+    if said is not None:
+        return said
     for rule in RULES:
-        if said is not None:
-            return said
         said = rule(outcome)
-    for text_rule in SOURCE_RULES if source else ():
         if said is not None:
             return said
+    for text_rule in SOURCE_RULES if source else ():
         said = text_rule(outcome, source)
-    return said
+        if said is not None:
+            return said
+    return None

@@ -83,10 +83,11 @@ def derived_files(exercise: Exercise, sandbox: Sandbox) -> dict[Path, str]:
     after the .out files are written."""
     from ..model.cases import secret_counts_file
 
-    return {
-        **mistake_files(exercise, prepare(exercise, sandbox=sandbox)),
-        **secret_counts_file(exercise),
-    }
+    return {**_mistakes_now(exercise, sandbox), **secret_counts_file(exercise)}
+
+
+def _mistakes_now(exercise: Exercise, sandbox: Sandbox) -> dict[Path, str]:
+    return mistake_files(exercise, prepare(exercise, sandbox=sandbox))
 
 
 def refresh_derived(exercise: Exercise, sandbox: Sandbox) -> list[Path]:
@@ -108,7 +109,7 @@ def stale_derived(exercise: Exercise, sandbox: Sandbox) -> tuple[StaleDerived, .
     from ..model import known_mistakes
     from ..model.cases import secret_counts_file
 
-    counts = secret_counts_file(exercise)
+    counts = secret_counts_file(exercise)  # read once: it is one of the derived files
     return tuple(
         StaleDerived(
             path,
@@ -116,5 +117,5 @@ def stale_derived(exercise: Exercise, sandbox: Sandbox) -> tuple[StaleDerived, .
             if path in counts
             else "what the known-wrong solutions print has changed",
         )
-        for path in known_mistakes.stale(derived_files(exercise, sandbox))
+        for path in known_mistakes.stale({**_mistakes_now(exercise, sandbox), **counts})
     )
