@@ -22,7 +22,7 @@ from grader.model.material import material, validate
 from grader.model.resources import Root, RootKind, checkout_root
 from grader.model.spec import Exercise, ShrinkUnits, load_exercise
 from grader.running.submissions import check_submission
-from grader.teacher.fuzz import fuzz, shrink
+from grader.teacher.fuzz import _ddmin, fuzz, shrink
 
 WRONG = COURSE / "reference" / "add" / "wrong" / "drops_last_number.py"
 # seed 7 on the at-least-three validator: (inputs tried, runs the shrink made)
@@ -123,6 +123,53 @@ def test_a_seed_finds_the_same_input_in_the_same_runs(
     assert got == outcome
 
 
+def test_a_finding_many_batches_in_is_found_there(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    """Wrong from 25 numbers on, which the sizes reach at the 25th input: past a dozen batches
+    of two runs at once."""
+    mine = tmp_path / "mine.py"
+    mine.write_text("import sys\nprint(sum(int(x) for x in sys.stdin.read().split()[:24]))\n")
+    lines = ShrinkUnits(("lines",))  # one line, nothing to lose: no shrinking to wait for
+    found = fuzz(
+        plan_of(add, jobs=2), material(add), check_submission(mine), count=40, seed=3, units=lines
+    )
+    assert found.finding is not None
+    assert (found.tried, len(found.finding.case.input.split())) == (25, 25)
+
+
+def test_a_finding_that_crashes_names_the_students_file(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    mine = tmp_path / "mine.py"
+    mine.write_text("xs = input().split()\nassert len(xs) < 3\nprint(sum(map(int, xs)))\n")
+    found = fuzz(plan_of(add), material(add), check_submission(mine), count=10, seed=3)
+    assert found.finding is not None
+    assert found.finding.verdict.value == "runtime_error"
+    assert 'mine.py", line 2' in found.finding.stderr, found.finding.stderr
+
+
+@pytest.mark.parametrize(
+    ("size", "needed", "calls"),
+    [
+        # the calls of ``keeps`` pin the granularity: halves, then quarters, ... and one chunk
+        # fewer after each removal (Zeller's ddmin); the unit test of the shrink's cost
+        (16, {3, 11}, 19),
+        (16, {0}, 8),
+        (10, {2, 5, 7}, 21),
+    ],
+)
+def test_shrink_asks_as_delta_debugging_does(size: int, needed: set[int], calls: int) -> None:
+    asked = []
+
+    def keeps(units: list[int]) -> bool:
+        asked.append(units)
+        return needed <= set(units)
+
+    assert _ddmin(list(range(size)), keeps) == sorted(needed)
+    assert len(asked) == calls
+
+
 def test_fuzzing_grades_the_text_that_was_checked(
     add: Exercise, plan_of: PlanFactory, tmp_path: Path
 ) -> None:
@@ -204,7 +251,7 @@ def test_a_reference_that_fails_everywhere_finds_nothing(
 ) -> None:
     add = _course_with(tmp_path, course, "solution.py", "raise SystemExit('broken')\n")
     found = fuzz(plan_of(add), material(add), check_submission(WRONG), count=4, seed=7)
-    assert (found.finding, found.tried) == (None, 4)
+    assert (found.seed, found.count, found.finding, found.tried) == (7, 4, None, 4)
 
 
 @pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
