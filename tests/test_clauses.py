@@ -147,7 +147,7 @@ CENTRAL = {
     "prefix-cache": ("after a different prefix", "tokens_only_identity.py"),
     "kv-pages": ("S needs a new block all the same: copy-on-write.", "no_copy_on_write.py"),
     "batching": (
-        "static: only at a boundary where the batch is empty.",
+        "static: only at a boundary where the batch is empty,",
         "static_admits_when_a_member_leaves.py",
     ),
 }
