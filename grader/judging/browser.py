@@ -23,13 +23,13 @@ import time
 import traceback
 import types
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .checker import checker_verdict
 from .compare import Comparator, build, digest
-from .diagnose import advise
+from .diagnose import explain
 from .errors import GraderError
 from .grouping import Grouping, Placement, signature
 from .judge import grader_error, judge, not_compiled, syntax_error
@@ -220,12 +220,13 @@ def run_case(
         outcome = judge(found, run, comparator, limits)
     except GraderError as exc:  # the checker failed: the exercise's fault, not the student's
         return _result(grader_error(found, str(exc)), earlier)
-    outcome = replace(outcome, advice=advise(outcome, Path(SHOWN), source))
-    if outcome.verdict is Verdict.WRONG_ANSWER:
-        known = dict(case.get("mistakes") or {}).get(digest(outcome.stdout))
-        if known is not None:
-            outcome = replace(outcome, diagnosis=Diagnosis(str(known[0]), str(known[1])))
-    return _result(outcome, earlier)
+    mistakes = dict(case.get("mistakes") or {})
+
+    def known(stdout: str) -> Diagnosis | None:
+        found = mistakes.get(digest(stdout))
+        return None if found is None else Diagnosis(str(found[0]), str(found[1]))
+
+    return _result(explain(outcome, Path(SHOWN), source, known), earlier)
 
 
 def stopped_case(

@@ -12,12 +12,12 @@ import io
 import re
 import tokenize
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .compare import normalise
 from .printed import last_line
-from .records import CaseOutcome, Mismatch, Verdict
+from .records import CaseOutcome, Diagnosis, Mismatch, Verdict
 
 _MISSING_MODULE = re.compile(r"^ModuleNotFoundError: No module named '([A-Za-z_][\w]*)'")
 # What a printed list, tuple or numpy array looks like at the start of a line
@@ -290,3 +290,20 @@ def advise(outcome: CaseOutcome, script: Path, source: str = "") -> str | None:
         if said is not None:
             return said
     return None
+
+
+def explain(
+    outcome: CaseOutcome,
+    script: Path,
+    source: str,
+    known: Callable[[str], Diagnosis | None],
+) -> CaseOutcome:
+    """``outcome`` with what can be told of its cause: a wrong answer that is exactly the output
+    of a known-wrong program (``known`` of its stdout) is named, and then no rule's advice is
+    given beside it, since that guess could only repeat the cause or point elsewhere; else the
+    first rule's advice, if any. grade and the practice page both explain so."""
+    if outcome.verdict is Verdict.WRONG_ANSWER:
+        diagnosis = known(outcome.stdout)
+        if diagnosis is not None:
+            return replace(outcome, diagnosis=diagnosis, advice=None)
+    return replace(outcome, advice=advise(outcome, script, source))

@@ -13,13 +13,13 @@ import signal
 import socket
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from threading import Lock
 
 from ..judging.compare import Comparator
-from ..judging.diagnose import advise
+from ..judging.diagnose import explain
 from ..judging.errors import GraderError, MachineBusy, SubmissionError
 from ..judging.judge import grader_error, judge, not_compiled, skipped
 from ..judging.printed import path_text
@@ -110,9 +110,7 @@ def run_case(
         compare = comparator if comparator is not None else comparator_for(plan, case)
         outcome = judge(case, run, compare, plan.limits)
         source = "" if text is None else text.decode("utf-8", errors="replace")
-        outcome = replace(outcome, advice=advise(outcome, script, source))
-        if outcome.verdict is Verdict.WRONG_ANSWER:
-            outcome = replace(outcome, diagnosis=plan.mistakes.match(case.name, outcome.stdout))
+        outcome = explain(outcome, script, source, lambda out: plan.mistakes.match(case.name, out))
     except GraderError as exc:
         outcome = grader_error(case, str(exc))
     except Exception as exc:  # one broken case must not stop the others
