@@ -392,3 +392,29 @@ def test_the_json_report_says_why_it_has_no_score() -> None:
         "not graded: grader error on 1 of 8 cases (06-grader): cannot run /x/python"
     )
     assert json.loads(render("json", _judged_sample().feedback()))["error"] is None
+
+
+@pytest.mark.parametrize(
+    ("lines", "shown", "marker"),
+    [
+        (6, 6, None),  # all fit
+        (7, 7, None),  # newcomer: "… (1 line more)" took the room of the line itself
+        (8, 6, "… (2 lines more)"),
+    ],
+)
+def test_a_failing_case_shows_its_input_whole_unless_two_lines_would_go(
+    lines: int, shown: int, marker: str | None
+) -> None:
+    given = "".join(f"line{n}\n" for n in range(1, lines + 1))
+    failed = _outcome("01-long", Verdict.WRONG_ANSWER, "line 1: expected 'a'", input=given)
+    report = Report(
+        exercise="quantize",
+        submission="my.py",
+        started_at="2026-11-29T10:00:00",
+        hostname="ci",
+        outcomes=(failed,),
+    )
+    text = render_text(report.feedback()).plain
+    assert [n for n in range(1, lines + 1) if f"line{n}" in text] == list(range(1, shown + 1))
+    assert ("more)" in text) == (marker is not None)
+    assert marker is None or marker in text

@@ -214,6 +214,12 @@ def _lines(n: int) -> str:
     return f"{n} line" if n == 1 else f"{n} lines"
 
 
+def _kept(count: int, most: int) -> int:
+    """How many of ``count`` lines to show where ``most`` fit: all of them when only one would
+    be left out, since "… (1 line more)" takes the room of the line itself."""
+    return count if count <= most + 1 else most
+
+
 def _num(value: float) -> str:
     return f"{value:g}"
 
@@ -243,8 +249,9 @@ def _row(out: Text, label: str, value: str | Text, style: str = "") -> None:
 
 def _block(out: Text, label: str, text: str, max_lines: int, *, tail: bool = False) -> None:
     lines = text.splitlines() or [""]
-    more = len(lines) - max_lines
-    shown = lines[-max_lines:] if tail else lines[:max_lines]
+    kept = _kept(len(lines), max_lines)
+    more = len(lines) - kept
+    shown = lines[-kept:] if tail else lines[:kept]
     if more > 0 and tail:
         _row(out, label, f"… ({_lines(more)} earlier)", "dim")
         label = ""
@@ -380,14 +387,15 @@ def _exact_block(out: Text, label: str, text: str, max_lines: int) -> None:
     ends_line = text.endswith("\n")
     if ends_line or not lines[-1]:
         lines.pop()
-    for n, line in enumerate(lines[:max_lines]):
+    kept = _kept(len(lines), max_lines)
+    for n, line in enumerate(lines[:kept]):
         shown = Text(shorten(safe(line), LINE_WIDTH))
         if n < len(lines) - 1 or ends_line:
             shown.append("\\n", style="dim")
         _row(out, label, shown)
         label = ""
-    if len(lines) > max_lines:
-        _row(out, "", f"… ({_lines(len(lines) - max_lines)} more)", "dim")
+    if len(lines) > kept:
+        _row(out, "", f"… ({_lines(len(lines) - kept)} more)", "dim")
     if not ends_line:
         _row(out, label, "(empty)" if not text else "(no newline at the end)", "dim")
 
