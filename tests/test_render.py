@@ -414,7 +414,7 @@ def test_a_failing_case_shows_its_input_whole_unless_two_lines_would_go(
         hostname="ci",
         outcomes=(failed,),
     )
-    text = render_text(report.feedback()).plain
-    assert [n for n in range(1, lines + 1) if f"line{n}" in text] == list(range(1, shown + 1))
-    assert ("more)" in text) == (marker is not None)
-    assert marker is None or marker in text
+    for text in (render("plain", report.feedback()), render("html", report.feedback())):
+        assert [n for n in range(1, lines + 1) if f"line{n}" in text] == [*range(1, shown + 1)]
+        assert ("more)" in text) == (marker is not None)
+        assert marker is None or marker in text

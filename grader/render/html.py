@@ -18,7 +18,7 @@ from ..judging.records import (
 )
 from .escape import safe
 from .score import score_words
-from .text import INPUT_LINES, STDERR_LINES, fuzz_details, fuzz_title
+from .text import INPUT_LINES, STDERR_LINES, fuzz_details, fuzz_title, line_count, lines_kept
 
 _CSS = """
 body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }
@@ -43,11 +43,12 @@ def _e(text: str) -> str:
 
 def _lines(text: str, limit: int, *, tail: bool = False) -> str:
     lines = text.splitlines() or [""]
-    more = len(lines) - limit
-    shown = lines[-limit:] if tail else lines[:limit]
+    kept = lines_kept(len(lines), limit)
+    more = len(lines) - kept
+    shown = lines[-kept:] if tail else lines[:kept]
     body = "\n".join(_e(safe(line)) for line in shown)
     if more > 0:
-        note = f'<span class="note">… ({more} lines {"earlier" if tail else "more"})</span>'
+        note = f'<span class="note">… ({line_count(more)} {"earlier" if tail else "more"})</span>'
         body = f"{note}\n{body}" if tail else f"{body}\n{note}"
     return f"<pre>{body}</pre>"
 

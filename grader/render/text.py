@@ -210,11 +210,11 @@ def case_details(outcome: CaseFeedback) -> str:
     return "\n".join(line[5:] for line in out.plain.splitlines()) + "\n"
 
 
-def _lines(n: int) -> str:
+def line_count(n: int) -> str:
     return f"{n} line" if n == 1 else f"{n} lines"
 
 
-def _kept(count: int, most: int) -> int:
+def lines_kept(count: int, most: int) -> int:
     """How many of ``count`` lines to show where ``most`` fit: all of them when only one would
     be left out, since "… (1 line more)" takes the room of the line itself."""
     return count if count <= most + 1 else most
@@ -249,17 +249,17 @@ def _row(out: Text, label: str, value: str | Text, style: str = "") -> None:
 
 def _block(out: Text, label: str, text: str, max_lines: int, *, tail: bool = False) -> None:
     lines = text.splitlines() or [""]
-    kept = _kept(len(lines), max_lines)
+    kept = lines_kept(len(lines), max_lines)
     more = len(lines) - kept
     shown = lines[-kept:] if tail else lines[:kept]
     if more > 0 and tail:
-        _row(out, label, f"… ({_lines(more)} earlier)", "dim")
+        _row(out, label, f"… ({line_count(more)} earlier)", "dim")
         label = ""
     for line in shown:
         _row(out, label, shorten(safe(_visible_blank(line)), LINE_WIDTH))
         label = ""
     if more > 0 and not tail:
-        _row(out, "", f"… ({_lines(more)} more)", "dim")
+        _row(out, "", f"… ({line_count(more)} more)", "dim")
 
 
 def _details(out: Text, outcome: CaseFeedback) -> None:
@@ -387,7 +387,7 @@ def _exact_block(out: Text, label: str, text: str, max_lines: int) -> None:
     ends_line = text.endswith("\n")
     if ends_line or not lines[-1]:
         lines.pop()
-    kept = _kept(len(lines), max_lines)
+    kept = lines_kept(len(lines), max_lines)
     for n, line in enumerate(lines[:kept]):
         shown = Text(shorten(safe(line), LINE_WIDTH))
         if n < len(lines) - 1 or ends_line:
@@ -395,7 +395,7 @@ def _exact_block(out: Text, label: str, text: str, max_lines: int) -> None:
         _row(out, label, shown)
         label = ""
     if len(lines) > kept:
-        _row(out, "", f"… ({_lines(len(lines) - kept)} more)", "dim")
+        _row(out, "", f"… ({line_count(len(lines) - kept)} more)", "dim")
     if not ends_line:
         _row(out, label, "(empty)" if not text else "(no newline at the end)", "dim")
 
