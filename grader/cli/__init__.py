@@ -1,6 +1,6 @@
 """The ``grade`` command line: a thin shell over the library (see ``base.py``)."""
 
-from . import classroom, course, student, teacher  # noqa: F401  (importing registers the commands)
+from . import classroom, course, similar, student, teacher  # noqa: F401  (importing registers the commands)
 from .base import cli
 
 
