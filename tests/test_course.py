@@ -478,7 +478,14 @@ def test_the_student_wheel_builds_the_practice_site(course_dir: Path, tmp_path: 
         text=True,
     )
     assert built.returncode == 0, built.stderr
-    for asset in ("app.js", "worker.js", "style.css", "add.html", "py/judging/browser.py"):
+    for asset in (
+        "app.js",
+        "worker.js",
+        "judge.js",
+        "style.css",
+        "add.html",
+        "py/judging/browser.py",
+    ):
         assert (tmp_path / "public" / asset).is_file(), asset
 
 

@@ -666,3 +666,50 @@ def test_the_preview_serves_until_ctrl_c_and_says_when_its_port_is_taken(
             assert "stopped" in preview.stderr.read()
         finally:
             preview.kill()
+
+
+# Issue 38, finding 12: the program ran in the interpreter that judged it, and rebound the judge
+REBINDS_THE_JUDGE = """
+import dataclasses, sys
+for name, module in list(sys.modules.items()):
+    if name.endswith("browser") and hasattr(module, "judge"):
+        real = module.judge
+        def passing(case, run, *rest, real=real):
+            return real(case, dataclasses.replace(run, stdout=case.expected.encode()), *rest)
+        module.judge = passing
+"""
+
+# Issue 38, finding 13: the page's "the checker runs now" callback, found through the frames
+CLAIMS_THE_CHECKERS_TIME = """
+import sys
+frame = sys._getframe()
+while frame is not None:
+    for value in list(frame.f_locals.values()):
+        if callable(value) and "checking" in repr(value):
+            value()
+    frame = frame.f_back
+while True:
+    pass
+"""
+
+
+@pytest.mark.slow
+def test_the_students_code_cannot_reach_the_judge(served: str, tmp_path: Path) -> None:
+    """The judge runs in a worker of its own, where no student code runs: rebinding what the
+    student's interpreter holds of the grader changes nothing of the verdicts."""
+    text = _grade_in_browser(served, REBINDS_THE_JUDGE, tmp_path, "rebinds")
+    assert "all public cases passed" not in text, text[-1500:]
+    assert "wrong_answer" in text
+
+
+@pytest.mark.slow
+def test_the_students_code_cannot_claim_the_checkers_time(
+    served: str, root: Root, tmp_path: Path
+) -> None:
+    """A loop that first called the page's checker callback was the exercise's fault
+    (grader_error, "the checker did not finish") on an exercise with no checker: it is the
+    student's time-out, as any endless loop."""
+    text = _grade_in_browser(served, CLAIMS_THE_CHECKERS_TIME, tmp_path, "claims", "#samples")
+    samples = [c for c in own_cases(load_exercise("quantize", root)) if c.sample]
+    assert "grader_error" not in text and "checker" not in text, text[-1500:]
+    assert text.count("timeout") == len(samples), text[-1500:]

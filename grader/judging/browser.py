@@ -1,7 +1,10 @@
-"""One case in the browser (``grade site``): run inside Pyodide, in a Web Worker, and judged by
-the same code as ``grade``: ``judge.judge`` with the exercise's comparator (or its checker,
-run here too, by ``checker.checker_verdict``'s rules), ``diagnose.advise``, and the known
-mistakes' digests. This module and those it imports are copied into the site as they are.
+"""One case in the browser (``grade site``), in two Web Workers of Pyodide each: the student's
+worker runs the program (``execute_raw``) and reports its raw run; the judge's worker, where
+no student code ever runs, judges that run (``judge_raw``) by the same code as ``grade``:
+``judge.judge`` with the exercise's comparator (or its checker, by
+``checker.checker_verdict``'s rules), ``diagnose.explain`` and the known mistakes' digests.
+A program can rebind anything of its own interpreter, so it must never hold the judge (issue
+38). This module and those it imports are copied into the site as they are.
 
 No sandbox is needed there: the student's own code runs in the student's own browser tab. What
 the browser cannot do (a memory limit; a time limit, which the page enforces by ending the
@@ -193,16 +196,54 @@ def _case(case: Mapping[str, Any]) -> Case:
 Earlier = Sequence[Mapping[str, Any]]  # the "group" of each result above, in case order
 
 
-def run_case(
+def execute_raw(source: str, stdin: str, cap: int) -> dict[str, Any]:
+    """One run of ``source`` in the student's worker, as that worker tells the page of it: the
+    exit status, each stream as text of one character per byte (latin-1, so any bytes cross
+    to the page and back as they were), the stream that went over ``cap``, the time. Nothing
+    of the case but its input is here: the judge, in a worker of its own, has the rest."""
+    run = execute(source, SHOWN, stdin.encode("utf-8", errors="surrogateescape"), cap, [SHOWN])
+    return {
+        "exit_code": run.exit_code,
+        "stdout": run.stdout.decode("latin-1"),
+        "stderr": run.stderr.decode("latin-1"),
+        "over": run.over,
+        "wall_s": run.wall_s,
+    }
+
+
+def _run_of(raw: object, cap: int) -> RunResult:
+    """The run the student's worker reported, read as data its program may have forged: that
+    can say no more than printing does; a report of the wrong shape is the program's crash."""
+    fields = raw if isinstance(raw, Mapping) else {}
+    out, err, code = fields.get("stdout"), fields.get("stderr"), fields.get("exit_code")
+    over = fields.get("over") if fields.get("over") in ("stdout", "stderr") else None
+    wall = fields.get("wall_s")
+    if not (isinstance(out, str) and isinstance(err, str) and type(code) is int):
+        out, err, code, over = "", "the program broke what reports its run to the page\n", 1, None
+    return RunResult(
+        exit_code=code & 0xFF,
+        signal=None,
+        wall_s=float(wall) if isinstance(wall, (int, float)) and wall >= 0 else 0.0,
+        stdout=out.encode("latin-1", errors="replace")[:cap],
+        stderr=err.encode("latin-1", errors="replace")[:cap],
+        limit_hit=LimitHit.OUTPUT if over else None,
+        over=over,
+    )
+
+
+def judge_raw(
     source: str,
     case: Mapping[str, Any],
     exercise: Mapping[str, Any],
+    raw: object,
     checking: Callable[[], None] | None = None,
     earlier: Earlier = (),
 ) -> dict[str, Any]:
-    """The verdict of ``source`` on one case of the site's exercise JSON, as ``grade --format
-    json`` names things, with what the page shows beside it: ``earlier`` holds the ``group``
-    of each case's result above this one, for ``grouping.py`` to say whether it repeats one."""
+    """The verdict of the run ``raw`` (``execute_raw``'s, from the student's worker) of
+    ``source`` on one case of the site's exercise JSON, as ``grade --format json`` names
+    things, with what the page shows beside it: ``earlier`` holds the ``group`` of each case's
+    result above this one, for ``grouping.py`` to say whether it repeats one. The page calls it
+    in the judge's worker, where no student code runs."""
     found = _case(case)
     cap = int(exercise["output_kb"]) * 1024
     limits = Limits(time_s=float(exercise["time_s"]), output_kb=int(exercise["output_kb"]))
@@ -211,13 +252,12 @@ def run_case(
         return _result(not_compiled(found, error), earlier)
     compare = build(str(exercise["method"]), dict(exercise["options"]))
     comparator: Comparator
-    if compare.comparator is None:  # a checker: bound to this case, run in the page's Python
+    if compare.comparator is None:  # a checker: bound to this case, run in the judge's Python
         comparator = BrowserChecker(str(exercise["checker"]), found, cap, checking)
     else:
         comparator = compare.comparator
-    run = execute(source, SHOWN, found.input, cap, [SHOWN])
     try:
-        outcome = judge(found, run, comparator, limits)
+        outcome = judge(found, _run_of(raw, cap), comparator, limits)
     except GraderError as exc:  # the checker failed: the exercise's fault, not the student's
         return _result(grader_error(found, str(exc)), earlier)
     mistakes = dict(case.get("mistakes") or {})
@@ -229,12 +269,28 @@ def run_case(
     return _result(explain(outcome, Path(SHOWN), source, known), earlier)
 
 
+def run_case(
+    source: str,
+    case: Mapping[str, Any],
+    exercise: Mapping[str, Any],
+    checking: Callable[[], None] | None = None,
+    earlier: Earlier = (),
+) -> dict[str, Any]:
+    """``source`` run on one case and judged, in one interpreter: the page's two workers'
+    steps in one (the tests' way to hold the page's Python to grade's verdicts)."""
+    if _syntax_error(source):  # never run: judged as not compiling
+        return judge_raw(source, case, exercise, None, checking, earlier)
+    cap = int(exercise["output_kb"]) * 1024
+    raw = execute_raw(source, str(case["input"]), cap)
+    return judge_raw(source, case, exercise, raw, checking, earlier)
+
+
 def stopped_case(
     case: Mapping[str, Any], exercise: Mapping[str, Any], earlier: Earlier = ()
 ) -> dict[str, dict[str, Any]]:
-    """What the page shows if it has to end the worker on this case: ``timeout`` at the time
-    limit, ``checker`` when the exercise's checker ran past it. Made here before the case runs
-    (the worker cannot speak once ended), grouped and hinted as ``run_case``'s results are."""
+    """What the page shows if it has to end a worker on this case: ``timeout`` when the
+    student's ran past the time limit, ``checker`` when the judge's checker did; grouped and
+    hinted as ``judge_raw``'s results are."""
     found, limit = _case(case), float(exercise["time_s"])
     timed_out = CaseOutcome(
         case=found,

@@ -118,13 +118,14 @@ def build(
         built.append(name)
     index = "<h1>Practice exercises</h1><ul>" + "".join(links) + "</ul>"
     write_atomically(out / "index.html", _page("Practice exercises", index))
-    worker = (
-        (_ASSETS / "worker.js")
-        .read_text()
-        .replace("PYODIDE_URL + ", json.dumps(pyodide_url) + " + ")
-        .replace("indexURL: PYODIDE_URL", f"indexURL: {json.dumps(pyodide_url)}")
-    )
-    write_atomically(out / "worker.js", worker)
+    for script in ("worker.js", "judge.js"):  # the student's worker, and the judge's
+        worker = (
+            (_ASSETS / script)
+            .read_text()
+            .replace("PYODIDE_URL + ", json.dumps(pyodide_url) + " + ")
+            .replace("indexURL: PYODIDE_URL", f"indexURL: {json.dumps(pyodide_url)}")
+        )
+        write_atomically(out / script, worker)
     # the code editor is a bundle built from the npm registry (site_assets/build-editor.sh)
     for asset in ("app.js", "style.css", "editor.js", "editor.LICENSE.txt"):
         write_atomically(out / asset, (_ASSETS / asset).read_bytes())

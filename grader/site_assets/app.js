@@ -191,6 +191,64 @@ function also(details, name) {
   line.textContent = line.textContent ? line.textContent + ", " + name : name;
 }
 
+// The judge's worker (judge.js): loaded with the page and kept, since no student code runs in
+// it; ended only when an exercise's checker runs past the time limit, then loaded again.
+let judgeWorker = null;
+let asked = 0;
+function newJudge() {
+  const worker = new Worker("judge.js");
+  worker.waiting = new Map();  // id -> what is waiting for its reply
+  worker.failed = null;
+  const fail = (why) => {
+    worker.failed = why;
+    for (const waiting of worker.waiting.values()) waiting.reject(new Error(why));
+    worker.waiting.clear();
+  };
+  const booting = setTimeout(() => fail("Python did not load in time"), BOOT_MS);
+  worker.addEventListener("error", (event) => {
+    event.preventDefault();
+    fail(event.message || "the judge failed");
+  });
+  worker.onmessage = (event) => {
+    const message = event.data;
+    if (message.kind === "ready") clearTimeout(booting);
+    if (message.kind === "failed") fail("Python did not load: " + message.message);
+    const waiting = worker.waiting.get(message.id);
+    if (waiting === undefined) return;
+    if (message.kind === "checking") {
+      waiting.checking();
+      return;
+    }
+    worker.waiting.delete(message.id);
+    if (message.kind === "result") waiting.resolve(message.result);
+    else waiting.reject(new Error(message.message));
+  };
+  return worker;
+}
+function askJudge(request, checking) {
+  if (judgeWorker === null) judgeWorker = newJudge();
+  const worker = judgeWorker;
+  return new Promise((resolve, reject) => {
+    if (worker.failed !== null) {
+      reject(new Error(worker.failed));
+      return;
+    }
+    const id = asked++;
+    worker.waiting.set(id, { resolve, reject, checking: checking || (() => {}) });
+    worker.postMessage({ ...request, id });
+  });
+}
+function endJudge(kind) {  // the checker ran past the limit: the exercise's fault
+  const worker = judgeWorker;
+  judgeWorker = null;
+  worker.terminate();
+  for (const waiting of worker.waiting.values()) {
+    waiting.reject(Object.assign(new Error("stopped"), { checker: kind === "checker" }));
+  }
+  worker.waiting.clear();
+}
+judgeWorker = newJudge();
+
 const buttons = [...document.querySelectorAll("button")];
 
 async function grade(exercise, cases) {
@@ -221,10 +279,51 @@ async function grade(exercise, cases) {
   });
   const limit = exercise.time_s * 1000;  // the browser's limit already (timing.py)
   const checked = exercise.method === "checker";
+  const about = { method: exercise.method, options: exercise.options, checker: exercise.checker,
+                  time_s: exercise.time_s, output_kb: exercise.output_kb };
   let passed = 0;
-  let next = 0;
+  let next = 0;  // the next case the student's worker is to run
   let broken = null;  // why Python could not run here: nothing is the student's then
   const placed = [];  // each result's "group": the grader groups the next ones by them
+  const verdict = (index, result) => {
+    if (result.status === "passed") passed += 1;
+    if (result.group) placed.push(result.group);
+    show(boxes[index], cases[index], result, checked);
+  };
+  // The judge takes the runs in case order, one at a time, each grouped after those above it;
+  // its own clock runs only while an exercise's checker does.
+  let judging = Promise.resolve();
+  const judgeRun = (index, raw) => {
+    judging = judging.then(async () => {
+      let timer = null;
+      const checking = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => endJudge("checker"), limit);
+      };
+      try {
+        verdict(index, await askJudge({ kind: "judge", source, case: cases[index],
+                                        exercise: about, raw, earlier: [...placed] }, checking));
+      } catch (error) {
+        verdict(index, { status: "grader_error", message: error.checker
+          ? "the checker did not finish: the exercise's fault, not yours"
+          : "the page's grader failed: " + error.message });
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+  };
+  const stopped = (index, why) => {
+    judging = judging.then(async () => {
+      let result;
+      try {
+        result = await askJudge({ kind: "stopped", case: cases[index], exercise: about,
+                                  earlier: [...placed] });
+      } catch (error) {
+        result = { status: "timeout", message: why };
+      }
+      verdict(index, { ...result, stdout: null, stderr: null });  // its output went with it
+    });
+  };
   await new Promise((finish) => {
     function start() {
       const offset = next;
@@ -238,46 +337,27 @@ async function grade(exercise, cases) {
         broken = why;
         finish();
       }
-      let ifStopped = null;  // the running case's result if it is stopped, made by the grader
-      function stop(why, kind) {
-        worker.terminate();
-        clearTimeout(timer);
-        if (next < cases.length) {
-          const made = ifStopped && ifStopped[kind];
-          const result = made || { status: kind === "checker" ? "grader_error" : "timeout",
-                                   message: why };
-          if (made) placed.push(made.group);
-          show(boxes[next], cases[next], { ...result, stdout: null, stderr: null }, checked);
-          next += 1;
-        }
-        if (next < cases.length) start(); else finish();
-      }
       worker.onfailed = (why) => unavailable("Python did not load: " + why);
-      // The grader in the worker speaks on this channel's port only: the student's code runs in
+      // The student's worker speaks on this channel's port only: the student's code runs in
       // that worker too and can post to it, never on the port (worker.onmessage is not heard).
       const channel = new MessageChannel();
-      let checking = -1;  // the case whose checker runs: its timer starts once, not on demand
       worker.onmessage = null;
       channel.port1.onmessage = (event) => {
         const message = event.data;
-        if (message.kind === "start") {
-          ifStopped = message.stopped;
-          summary.textContent = `running ${next + 1}/${cases.length}…`;
-          boxes[next].querySelector(".status").textContent = "running";
+        const at = offset + message.index;
+        if (message.kind === "start" && at === next) {
+          summary.textContent = `running ${at + 1}/${cases.length}…`;
+          boxes[at].querySelector(".status").textContent = "running";
           clearTimeout(timer);
-          timer = setTimeout(
-            () => stop(`no answer within ${limit / 1000} s; stopped`, "timeout"), limit);
-        } else if (message.kind === "checking" && message.index !== checking) {
-          checking = message.index;  // the checker's time is the exercise's
+          timer = setTimeout(() => {  // the student's time is up: this worker ends here
+            worker.terminate();
+            stopped(next, `no answer within ${limit / 1000} s; stopped`);
+            next += 1;
+            if (next < cases.length) start(); else finish();
+          }, limit);
+        } else if (message.kind === "ran" && at === next) {
           clearTimeout(timer);
-          timer = setTimeout(() => stop("the checker did not finish: the exercise's fault, " +
-                                        "not yours", "checker"), limit);
-        } else if (message.kind === "done") {
-          clearTimeout(timer);
-          if (message.result.status === "passed") passed += 1;
-          if (message.result.group) placed.push(message.result.group);
-          const at = offset + message.index;
-          show(boxes[at], cases[at], message.result, checked);
+          judgeRun(at, message.raw);
           next = at + 1;
         } else if (message.kind === "finished") {
           clearTimeout(timer);
@@ -293,12 +373,13 @@ async function grade(exercise, cases) {
         worker.onfailed(worker.failed);
         return;
       }
-      worker.postMessage({ source, cases: cases.slice(offset), earlier: placed, exercise: {
-        method: exercise.method, options: exercise.options, checker: exercise.checker,
-        time_s: exercise.time_s, output_kb: exercise.output_kb } }, [channel.port2]);
+      // the inputs only: what a case expects is the judge's, never the student's worker's
+      const inputs = cases.slice(offset).map((testcase) => testcase.input);
+      worker.postMessage({ source, inputs, cap: exercise.output_kb * 1024 }, [channel.port2]);
     }
     start();
   });
+  await judging;
   if (spare === null) newSpare();  // loading while the student reads the verdicts
   for (const button of buttons) button.disabled = false;
   if (broken !== null) {

@@ -1,6 +1,8 @@
-// Runs a submission on cases in Pyodide, judged by the grader's own Python: its judging package,
-// copied whole into py/judging/ (its modules listed in py/files.json). The page terminates this
-// worker when a case exceeds its time limit. It tells the page what happened on the port the
+// The student's worker: runs a submission on cases' inputs in Pyodide and reports each raw run
+// (exit status, streams, the one over the cap) to the page; it never judges. The judge is a
+// worker of its own (judge.js), where no student code runs: a program can rebind anything of
+// the interpreter it runs in, so verdicts, the checker and its clock must not live here. The
+// page terminates this worker when a case exceeds its time limit. It speaks on the port the
 // page sent with the cases, held in this function's scope only: the student's code, which runs
 // here, can post to the page's worker object but never on that port.
 importScripts(PYODIDE_URL + "pyodide.js");
@@ -16,15 +18,14 @@ async function boot() {
     py.FS.writeFile("/grade/judging/" + name, await response.text());
   }
   py.runPython("import sys; sys.path.insert(0, '/grade'); " +
-               "from judging.browser import run_case, stopped_case");
+               "from judging.browser import execute_raw");
 }
 const ready = boot();
 // The page's "Python ready": said before any student code runs here, on the worker's own channel
 ready.then(() => postMessage({ kind: "ready" }),
            (error) => postMessage({ kind: "failed", message: String(error) }));
 onmessage = async (event) => {
-  const { source, cases, exercise, earlier } = event.data;
-  const placed = [...earlier];  // each result's "group" so far: how the next ones are grouped
+  const { source, inputs, cap } = event.data;
   const port = event.ports[0];
   const tell = (message) => send.call(port, message);
   try {
@@ -33,40 +34,22 @@ onmessage = async (event) => {
     tell({ kind: "error", message: "Python did not load: " + error });
     return;
   }
-  for (const code of [source, exercise.checker || ""]) {
-    try {
-      await py.loadPackagesFromImports(code);  // numpy, where the Pyodide URL serves it
-    } catch (error) { /* the import itself will say what is missing */ }
-  }
-  const run = py.globals.get("run_case");
-  const stopped = py.globals.get("stopped_case");
-  const about = py.toPy(exercise);
-  const js = (found) => {
-    const value = found.toJs({ dict_converter: Object.fromEntries });
-    found.destroy();
-    return value;
-  };
-  for (let i = 0; i < cases.length; i++) {
+  try {
+    await py.loadPackagesFromImports(source);  // numpy, where the Pyodide URL serves it
+  } catch (error) { /* the import itself will say what is missing */ }
+  const execute = py.globals.get("execute_raw");
+  for (let i = 0; i < inputs.length; i++) {
     // file descriptor 0 too (open(0).read()), not only sys.stdin: the case's input, then EOF
-    let given = cases[i].input === "";
-    py.setStdin({ stdin: () => { if (given) return null; given = true; return cases[i].input; } });
-    const testcase = py.toPy(cases[i]);
-    const above = py.toPy(placed);
-    let result;
-    let ifStopped = null;  // what the page shows if it ends this worker on this case
+    let given = inputs[i] === "";
+    py.setStdin({ stdin: () => { if (given) return null; given = true; return inputs[i]; } });
+    tell({ kind: "start", index: i });
+    let raw = null;  // the judge reads a report it cannot read as the program's crash
     try {
-      ifStopped = js(stopped(testcase, about, above));
-    } catch (error) { /* the page says a time-out then without the grader's grouping */ }
-    tell({ kind: "start", index: i, stopped: ifStopped });
-    try {
-      result = js(run(source, testcase, about, () => tell({ kind: "checking", index: i }), above));
-      placed.push(result.group);
-    } catch (error) {  // the page's own Python failed: never the student's verdict
-      result = { status: "grader_error", message: "the page's grader failed: " + error };
-    }
-    testcase.destroy();
-    above.destroy();
-    tell({ kind: "done", index: i, result });
+      const found = execute(source, inputs[i], cap);
+      raw = found.toJs({ dict_converter: Object.fromEntries });
+      found.destroy();
+    } catch (error) { /* the program broke execute_raw itself: its own doing */ }
+    tell({ kind: "ran", index: i, raw });
   }
   tell({ kind: "finished" });
 };
