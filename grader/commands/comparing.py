@@ -3,10 +3,13 @@ written (JSON, HTML) atomically, never over one of the files it reads."""
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..files import refuse_overwriting, write_atomically
+from ..judging.errors import InternalError, UsageError
+from ..model.material import material
 from ..model.spec import Exercise
 from ..running.batch import discover
 from ..teacher.similarity import SimilarityOptions, SimilarityReport, similar
@@ -32,13 +35,19 @@ def compare_class(
     on_progress: Progress | None = None,
 ) -> SimilarityReport:
     config = exercise.root.config
-    found = discover(
-        files.paths, config.max_submission_bytes, config.submissions.get(exercise.name)
-    )
-    inputs = [s.path for s in found if s.path.is_file()] + list(options.starters)
+    limit, expected = config.max_submission_bytes, config.submissions.get(exercise.name)
+    found = discover(files.paths, limit, expected)
+    # every file the comparison reads, the earlier classes' and the reference's included
+    archived = [s for raw in options.archive for s in discover([raw], limit, expected)]
+    inputs = [s.path for s in [*found, *archived] if s.path.is_file()] + list(options.starters)
     if options.gradebook is not None:
         inputs.append(options.gradebook)
+    with contextlib.suppress(InternalError):  # an installed course has no reference/
+        inputs.append(material(exercise).solution)
     refuse_overwriting([files.json_file, files.html_file], inputs, "an input of grade similar")
+    both = (files.json_file, files.html_file)
+    if None not in both and both[0].resolve() == both[1].resolve():  # type: ignore[union-attr]
+        raise UsageError(f"--json and --html are both {files.json_file}: give two files")
     report = similar(exercise, found, options, on_progress=on_progress)
     if files.json_file is not None:
         write_atomically(files.json_file, to_json(report))

@@ -58,7 +58,8 @@ def discover(
     """Submissions from files, folders and (quoted) globs, sorted by name.
 
     A file is one submission. A folder holding one .py file (and no sub-folders) is one submission
-    named after the folder. Any other folder is a class: each sub-folder and file in it is one.
+    named after the folder. Any other folder given is a class: each sub-folder and file in it is
+    one. A folder a glob matches is one submission, whatever it holds.
     """
     found: list[Submission] = []
     for raw in paths:
@@ -75,6 +76,10 @@ def discover(
                 found.append(Submission(name, path, problem))
             elif path != Path(raw) and path.is_symlink():
                 found.append(_linked(path, path.name if path.is_dir() else str(path), limit))
+            elif path != Path(raw) and path.is_dir():
+                # a glob's folder is one student's, never a class: a student's folder of 20
+                # folders would be 20 classmates (the red team's, against grade similar)
+                found.append(_from_folder(path, path.name, limit, expected))
             else:
                 found.extend(_expand(path, limit, expected))
     if not found:  # a wrong path in CI must not go green with "0 submissions"

@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ...render.escape import safe, shorten
 from .report import NOTICE, Pair, Region, SimilarityReport
 
-SHOWN_LINES = 2000  # of one side of a pair: the page of a pasted-in megabyte stays readable
+# Of one side of a pair, the matched lines and CONTEXT lines around each, SHOWN_LINES at most
+# (the first lines where nothing matched): a pasted-in megabyte, or one superset of the whole
+# class in every pair, made pages of 35 MB and more when each side was shown whole
+SHOWN_LINES = 400
+CONTEXT = 3
+PAGE_MOST = 16_000_000  # characters of pair views in one page: what a browser still opens
 LINE_WIDTH = 200
 _REGION_COLOURS = 6
 
@@ -56,7 +61,7 @@ def render_page(report: SimilarityReport) -> str:
         _histogram(report),
         _clusters(report),
         _pairs_table(report.pairs, "pair", "Pairs from the threshold, by token score"),
-        *(_pair_view(n, p, sources, "pair") for n, p in enumerate(report.pairs, start=1)),
+        *_within(_pair_view(n, p, sources, "pair") for n, p in enumerate(report.pairs, start=1)),
     ]
     if report.gradebook_used:
         parts.append(
@@ -67,12 +72,31 @@ def render_page(report: SimilarityReport) -> str:
             )
         )
         parts.extend(
-            _pair_view(n, p, sources, "evidence")
-            for n, p in enumerate(report.evidence_pairs, start=1)
+            _within(
+                _pair_view(n, p, sources, "evidence")
+                for n, p in enumerate(report.evidence_pairs, start=1)
+            )
         )
     parts.append(_not_compared(report))
     parts.append("</body></html>\n")
     return "\n".join(parts)
+
+
+def _within(views: Iterable[str], most: int = PAGE_MOST) -> list[str]:
+    """The pair views that fit in ``most`` characters, then a line for the rest: every pair is
+    in the JSON, and a browser must still open the page."""
+    kept: list[str] = []
+    size = 0
+    for view in views:
+        if size + len(view) > most:
+            kept.append(
+                '<p class="note">The matched lines of the pairs below this one are left '
+                "out: the page is at its size limit. The JSON report has every pair.</p>"
+            )
+            break
+        kept.append(view)
+        size += len(view)
+    return kept
 
 
 def _summary(report: SimilarityReport) -> str:
@@ -170,17 +194,36 @@ def _marks(regions: Sequence[Region], *, first: bool) -> dict[int, int]:
     return marks
 
 
+def shown_lines(count: int, matched: Iterable[int]) -> list[int]:
+    """The line numbers (1-based) of a side that the page shows: each matched line with
+    ``CONTEXT`` lines around it, ``SHOWN_LINES`` at most; the first ones if none matched."""
+    near = {
+        no
+        for line in matched
+        for no in range(line - CONTEXT, line + CONTEXT + 1)
+        if 1 <= no <= count
+    }
+    return sorted(near)[:SHOWN_LINES] if near else list(range(1, min(count, 40) + 1))
+
+
 def _side(name: str, lines: Sequence[str], marks: dict[int, int]) -> str:
     shown = []
-    for no, line in enumerate(lines[:SHOWN_LINES], start=1):
+    last = 0
+    for no in shown_lines(len(lines), marks):
+        if no > last + 1:
+            shown.append(f'<div class="note">… {_lines(no - last - 1)}</div>')
         region = marks.get(no)
         matched = f' class="r{region}" data-matched' if region is not None else ""
-        text = _e(shorten(line, LINE_WIDTH)) or " "
+        text = _e(shorten(lines[no - 1], LINE_WIDTH)) or " "
         shown.append(f'<div{matched}><span class="no">{no}</span>{text}</div>')
-    more = len(lines) - SHOWN_LINES
-    if more > 0:
-        shown.append(f'<div class="note">… {more} more lines</div>')
+        last = no
+    if len(lines) > last:
+        shown.append(f'<div class="note">… {_lines(len(lines) - last)} more</div>')
     return f'<div class="side"><h3>{_e(name)}</h3><div class="code">{"".join(shown)}</div></div>'
+
+
+def _lines(n: int) -> str:
+    return f"{n} line" if n == 1 else f"{n:,} lines"
 
 
 def _not_compared(report: SimilarityReport) -> str:

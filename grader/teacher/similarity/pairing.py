@@ -30,7 +30,7 @@ from .report import (
     SimilarityOptions,
     SimilarityReport,
 )
-from .tokens import tokens_of
+from .tokens import source_lines, source_text, tokens_of
 from .winnow import Fingerprint, winnow
 
 EVIDENCE_PAIRS = 20  # the pairs of highest evidence listed apart, whatever their token score
@@ -60,10 +60,11 @@ def similar(
     with the ``options.archive`` of earlier classes."""
     config = exercise.root.config
     expected = config.submissions.get(exercise.name)
+    sources = _located(sources)
     archive: list[Submission] = []
     for raw in options.archive:
         label = Path(raw).name or "archive"
-        found = discover([raw], config.max_submission_bytes, expected)
+        found = _located(discover([raw], config.max_submission_bytes, expected))
         archive.extend(replace(s, name=f"{label}/{s.name}") for s in found)
     reference = _hashes(_reference(exercise), options)
     starter = _hashes(_starters(options.starters), options) - reference
@@ -72,7 +73,7 @@ def similar(
     unread: list[Compared] = []
     subjects: list[_Subject] = []
     for sub, archived in [*((s, False) for s in sources), *((s, True) for s in archive)]:
-        name = _shown_name(sub.name)
+        name = sub.name
         if sub.problem is not None or sub.text is None:
             unread.append(Compared(name, archived, 0, 0, problem=sub.problem or "not read"))
         else:
@@ -139,18 +140,34 @@ def similar(
 
 
 def _subject(name: str, archived: bool, text: bytes, options: SimilarityOptions) -> _Subject:
-    source = text.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    source = source_text(text)
     found = tokens_of(source)
     prints = winnow(found.tokens, options.k, options.window)
-    return _Subject(
-        name, archived, tuple(source.splitlines()), prints, len(found.tokens), found.error
-    )
+    return _Subject(name, archived, source_lines(source), prints, len(found.tokens), found.error)
 
 
-def _shown_name(name: str) -> str:
-    """A submission given by an absolute path is named by its file: the report must read the
-    same on another machine, where the class sits elsewhere."""
-    return os.path.basename(name) if os.path.isabs(name) else name
+def _located(subs: Sequence[Submission]) -> list[Submission]:
+    """``subs`` with names and reasons that read the same wherever the class sits: the folders
+    that every absolute path among them shares are left out (a file given or globbed by an
+    absolute path, a clash's name and reason). Named by the file alone, an absolute glob's
+    submissions were all 'pages.py'."""
+    paths = [str(s.path.parent) for s in subs if s.path.is_absolute()]
+    if not paths:
+        return list(subs)
+    base = os.path.commonpath(paths)
+    if os.path.dirname(base) == base:  # the file system's root: nothing shared to leave out
+        return list(subs)
+    prefix = base.rstrip(os.sep) + os.sep
+
+    def cut(text: str) -> str:
+        return text.replace(prefix, "")
+
+    located = [
+        replace(s, name=cut(s.name), problem=None if s.problem is None else cut(s.problem))
+        for s in subs
+    ]
+    names = [s.name for s in located]
+    return located if len(set(names)) == len(names) else list(subs)
 
 
 def _reference(exercise: Exercise) -> list[bytes]:

@@ -22,16 +22,21 @@ def class_digest(texts: Iterable[bytes]) -> bytes:
     return digest.digest()
 
 
-def pseudonym(name: str, key: bytes) -> str:
+def pseudonym(name: str, key: bytes, archived: bool = False) -> str:
+    """Nothing of ``name`` but, for an earlier class's, its label (the --archive folder's
+    name, the teacher's): a class's name may hold folders, and they are the student's."""
     digest = hashlib.blake2b(name.encode("utf-8"), key=key[:64], digest_size=5).hexdigest()
-    archive, slash, _ = name.rpartition("/")
-    # an earlier class stays marked as one; its label (a folder's name) is no student's
-    return f"{archive}/student-{digest}" if slash else f"student-{digest}"
+    label = name.split("/", 1)[0]
+    return f"{label}/student-{digest}" if archived else f"student-{digest}"
+
+
+# A reason quotes the student's files and folders: under --anonymize, only that there is one
+WITHHELD = "not compared (its reason names the student's files: left out by --anonymize)"
 
 
 def anonymized(report: SimilarityReport, texts: Iterable[bytes]) -> SimilarityReport:
     key = class_digest(texts)
-    names = {c.name: pseudonym(c.name, key) for c in report.submissions}
+    names = {c.name: pseudonym(c.name, key, c.archived) for c in report.submissions}
 
     def renamed(pair: Pair) -> Pair:
         pair = replace(pair, a=names[pair.a], b=names[pair.b])
@@ -44,7 +49,14 @@ def anonymized(report: SimilarityReport, texts: Iterable[bytes]) -> SimilarityRe
         report,
         submissions=tuple(
             sorted(
-                (replace(c, name=names[c.name]) for c in report.submissions),
+                (
+                    replace(
+                        c,
+                        name=names[c.name],
+                        problem=None if c.problem is None else WITHHELD,
+                    )
+                    for c in report.submissions
+                ),
                 key=lambda c: (c.archived, c.name),
             )
         ),

@@ -27,6 +27,6 @@ def summary(report: SimilarityReport, top: int = TOP) -> str:
     if unread:
         lines.append(f"{len(unread)} not compared: {', '.join(c.name for c in unread[:5])}")
     if partial:
-        lines.append(f"{len(partial)} compared only in part (they stop tokenizing)")
+        lines.append(f"{len(partial)} compared only in part (see the report)")
     lines.append("similarity is evidence for a person to look at, not a verdict")
     return "".join(log_safe(safe(line)) + "\n" for line in lines)

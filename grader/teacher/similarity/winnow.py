@@ -48,6 +48,8 @@ def winnow(tokens: Sequence[Token], k: int, window: int) -> tuple[Fingerprint, .
     """The fingerprints of ``tokens``: in each window of hashes, the smallest (the rightmost of
     equal ones), each kept once however many windows choose it."""
     hashes = kgram_hashes(tokens, k)
+    if not hashes:  # nothing but comments and blank lines: nothing of it to share
+        return ()
     span = min(k, len(tokens))
     chosen: list[int] = []
     last = -1
