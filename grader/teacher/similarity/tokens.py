@@ -16,21 +16,29 @@ import token
 import tokenize
 from dataclasses import dataclass
 
-# builtins are kept: renaming them is no disguise, and `round` against `int` is a real difference
-_KEPT_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
-_DROPPED = frozenset(
-    {token.COMMENT, token.NL, token.ENCODING, token.ENDMARKER, token.TYPE_COMMENT}
-    | {getattr(token, "FSTRING_MIDDLE", -1)}  # 3.12+: the literal text inside an f-string
+# Builtins are kept: renaming them is no disguise, and `round` against `int` is a real difference.
+# The names are those of Python 3.10 on every version, so that a class gives the same report on
+# each (3.11 and 3.13 added exception names); likewise the soft keywords of 3.12.
+_ADDED_SINCE_3_10 = frozenset(
+    {"BaseExceptionGroup", "ExceptionGroup", "PythonFinalizationError", "_IncompleteInputError"}
 )
+_KEPT_NAMES = (
+    frozenset(keyword.kwlist)
+    | frozenset({"_", "case", "match", "type"})
+    | (frozenset(dir(builtins)) - _ADDED_SINCE_3_10)
+)
+_DROPPED = frozenset({token.COMMENT, token.NL, token.ENCODING, token.ENDMARKER, token.TYPE_COMMENT})
 _SYMBOL = {
     token.NUMBER: "#",
     token.STRING: "$",
     token.NEWLINE: ";",
     token.INDENT: "{",
     token.DEDENT: "}",
-    getattr(token, "FSTRING_START", -1): "f$",
-    getattr(token, "FSTRING_END", -1): "$f",
 }
+# 3.12 on splits an f-string into tokens of its own; before, it is one STRING: it is one "$"
+# everywhere, its parts skipped, so that versions agree
+_FSTRING_START = getattr(token, "FSTRING_START", None)
+_FSTRING_END = getattr(token, "FSTRING_END", None)
 NAME = "@"  # what every other identifier becomes
 # A solution of these exercises is a few hundred tokens; a file past this is compared on its
 # first ones, so that one pasted megabyte costs what a long solution costs, not seconds and
@@ -86,12 +94,22 @@ def tokens_of(source: str, most: int = MOST_TOKENS) -> Tokens:
     where and why it stopped."""
     found: list[Token] = []
     stream = tokenize.generate_tokens(io.StringIO(source).readline)
+    depth, opened = 0, 0  # f-strings open (nested ones too), and the line the outer one began
     try:
         for tok in stream:
+            if _FSTRING_START is not None and tok.type == _FSTRING_START:
+                depth, opened = depth + 1, opened if depth else tok.start[0]
+                continue
+            if depth:
+                if tok.type == _FSTRING_END:
+                    depth -= 1
+                    if not depth:
+                        found.append(Token(_SYMBOL[token.STRING], opened, tok.end[0]))
+                continue
             symbol = normalise(tok.type, tok.string)
             if symbol is not None:
                 found.append(Token(symbol, tok.start[0], tok.end[0]))
-                if len(found) == most:
+                if len(found) >= most:
                     return Tokens(tuple(found), f"compared on its first {most:,} tokens")
     except (tokenize.TokenError, SyntaxError) as exc:
         line = _line_of(exc)
