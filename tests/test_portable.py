@@ -29,9 +29,20 @@ from grader.judging.errors import InternalError
 from grader.model.spec import Exercise
 from grader.running.grading import grade
 from grader.running.plan import prepare
-from grader.sandbox import LimitHit, Limits, Sandbox, SandboxMode, SandboxUnavailable, portable
+from grader.sandbox import (
+    LimitHit,
+    Limits,
+    Sandbox,
+    SandboxMode,
+    SandboxUnavailable,
+    portable,
+    treewatch,
+)
 
 PYTHON = sys.executable
+# loaded before the macOS shim says "darwin", under which psutil would look for its macOS half
+with contextlib.suppress(ImportError):
+    import psutil  # noqa: F401
 # the test's own, which the macOS shim takes from the grader (None on a real macOS)
 _pidfd_open = getattr(os, "pidfd_open", None)
 
@@ -544,24 +555,35 @@ def test_a_portable_runs_clock_stretches_while_it_computes(
     assert run.now - run.begun == pytest.approx(wall, abs=0.05)
 
 
+ALL = ("time", "memory", "processes", "output")
+
+
 @pytest.mark.parametrize(
-    ("platform", "name", "held", "opening"),
+    ("platform", "watched", "name", "held", "opening"),
     [
-        ("linux", "Linux", ("time", "memory", "output"), "with GRADE_PORTABLE=1, runs are limited"),
-        ("win32", "Windows", ("time", "memory", "processes", "output"), "on Windows, runs are"),
-        ("darwin", "macOS", ("time", "output"), "on macOS, runs are limited in time and output"),
-        ("freebsd14", "freebsd14", ("time", "memory", "output"), "on freebsd14, runs are"),
+        ("linux", True, "Linux", ALL, "with GRADE_PORTABLE=1, runs are limited"),
+        ("linux", False, "Linux", ("time", "memory", "output"), "with GRADE_PORTABLE=1, runs"),
+        ("win32", False, "Windows", ALL, "on Windows, runs are"),  # the Job Object, not a watch
+        ("darwin", True, "macOS", ALL, "on macOS, runs are limited in time, memory"),
+        ("darwin", False, "macOS", ("time", "output"), "on macOS, runs are limited in time and"),
+        ("freebsd14", False, "freebsd14", ("time", "memory", "output"), "on freebsd14, runs are"),
     ],
 )
 def test_each_platform_says_what_its_runner_holds_a_run_to(
     monkeypatch: pytest.MonkeyPatch,
     platform: str,
+    watched: bool,
     name: str,
     held: tuple[str, ...],
     opening: str,
 ) -> None:
-    """The one line each platform says of itself, from a table (macOS has no machine here)."""
+    """The one line each platform says of itself, from a table (macOS has no machine here):
+    where the run's tree can be watched (/proc, or psutil on macOS) its memory and processes are
+    held in all."""
     monkeypatch.setattr(sys, "platform", platform)
+    monkeypatch.setattr(
+        treewatch, "default_look", lambda: treewatch.look_psutil if watched else None
+    )
     assert (portable.platform_name(), portable.enforced()) == (name, held)
     assert portable.notice().startswith(opening)
     assert ", ".join(held[:-1]) + f" and {held[-1]} but not isolated" in portable.notice()
@@ -586,3 +608,94 @@ def test_a_portable_run_leaves_no_folder_and_counts_its_cpu(
     assert (result.exit_code, result.stdout) == (0, b"499999500000\n"), result.stderr
     assert list((tmp_path / "tmp").iterdir()) == []
     assert isinstance(result.cpu_s, float) and result.cpu_s >= 0.0
+
+
+# Issue 38, finding 2: a grandchild in a session of its own, its descriptors closed, outlived the
+# run (and the grader): the run's end now ends every process of its tree the watch saw
+ESCAPES = """
+import os, sys, time
+r, w = os.pipe()
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        for fd in range(3, 256):
+            if fd != w:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        os.write(w, str(os.getpid()).encode() + b" ")
+        os.close(w)
+        for fd in (0, 1, 2):
+            os.close(fd)
+        time.sleep(600)
+    os.write(w, str(os.getpid()).encode() + b" ")
+    time.sleep(600)
+os.close(w)
+pids = b""
+while pids.count(b" ") < 2:
+    pids += os.read(r, 64)
+print(pids.decode(), flush=True)
+while True:
+    pass
+"""
+
+
+def test_a_process_in_a_session_of_its_own_ends_with_the_run(box: Sandbox, tmp_path: Path) -> None:
+    script = write(tmp_path, "escapes.py", ESCAPES)
+    result = box.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=2))
+    assert result.limit_hit in (LimitHit.WALL_TIME, LimitHit.CPU_TIME), result
+    assert result.wall_s < 10  # the escapee holds stdout open: the grader does not wait on it
+    pids = [int(p) for p in result.stdout.split()]
+    assert len(pids) == 2
+    try:
+        if treewatch.default_look() is None:  # the shim without psutil, a dependency on macOS
+            assert not any(gone(pid, within_s=0.1) for pid in pids)  # the notice says so
+        else:
+            assert all(gone(pid) for pid in pids), pids
+    finally:
+        for pid in pids:  # whatever the watch did, this test leaves nothing behind
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+# Issue 38, finding 3: memory and processes across the tree, where the limits hold one process
+HOLDERS = """
+import mmap, os, sys
+kind = sys.argv[1]
+r, w = os.pipe()  # read by each process until the run ends: nobody writes to it
+if kind == "shared":
+    block = mmap.mmap(-1, 400 << 20)
+    for at in range(0, len(block), 4096):
+        block[at] = 1
+else:
+    for _ in range(int(sys.argv[2])):
+        if os.fork() == 0:
+            held = b"x" * (int(sys.argv[3]) << 20)
+            os.read(r, 1)
+            os._exit(0)
+print("all held", flush=True)
+os.read(r, 1)
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "hit"),
+    [
+        (["shared"], LimitHit.MEMORY),  # a shared mapping, which RLIMIT_DATA does not count
+        (["forks", "16", "20"], LimitHit.MEMORY),  # 16 children of 20 MB: 320 MB in all
+        (["forks", "70", "1"], None),  # more processes than the runner's 64
+    ],
+)
+def test_the_run_as_a_whole_is_held_to_its_limits(
+    box: Sandbox, tmp_path: Path, args: list[str], hit: LimitHit | None
+) -> None:
+    if treewatch.default_look() is None:
+        pytest.skip("no tree to watch without psutil (a dependency on macOS)")
+    script = write(tmp_path, "holders.py", HOLDERS)
+    limits = Limits(time_s=20, memory_mb=256)
+    result = box.run([PYTHON, str(script), *args], stdin=b"", limits=limits)
+    assert result.wall_s < 15, result  # stopped by the watch, not at its time limit
+    assert result.limit_hit is hit, result
+    if hit is None:
+        assert b"more than 64 processes at once" in result.stderr, result.stderr[-300:]

@@ -464,6 +464,7 @@ def test_other_systems_degrade_to_limits_without_probing(
     """Elsewhere than Linux, runs go through the portable runner (tests/test_portable.py):
     no probe of Linux-only layers, one line saying what holds, strict refused."""
     monkeypatch.setattr(sys, "platform", "darwin")
+    monkeypatch.setattr("grader.sandbox.treewatch.default_look", lambda: None)  # no psutil
     monkeypatch.setattr("grader.sandbox.sandbox._PROBED", {})  # no earlier probe
     monkeypatch.setattr(Sandbox, "_probe", lambda self: pytest.fail("probed on darwin"))
     auto = Sandbox.create(SandboxMode.AUTO)

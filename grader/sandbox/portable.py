@@ -30,7 +30,7 @@ from ..judging._compat import READ_UNLINKED
 from ..judging.errors import InternalError
 from ..judging.runs import Limits
 from ..judging.timing import cpu_cap_s, deadline_s, portable_waited, start_allowance_s
-from . import procfs
+from . import procfs, treewatch
 from ._protocol import ChildConfig, limit_fields
 from .allowed import child_environment, user_site
 from .cleanup import remove_tree
@@ -42,6 +42,9 @@ _READY = b"\x06"  # _portable_child.READY
 _NOFILE = 256
 _PROCESSES = 64
 _CHUNK = 65536
+# After the run's kill, how long its pipes are read on: what the killed processes wrote is
+# there at once; only a process the kill missed keeps a pipe open longer
+_DRAIN_S = 2.0
 _SIGXCPU = 24  # the same on Linux and macOS; none on Windows
 _NAMES = {"win32": "Windows", "darwin": "macOS"}
 
@@ -61,11 +64,13 @@ def platform_name() -> str:
 
 def enforced() -> tuple[str, ...]:
     """What this platform's runner holds a run to, in the notice's words."""
-    if sys.platform == "win32":
+    if sys.platform == "win32" or treewatch.default_look() is not None:
+        # the Job Object; elsewhere the tree watch (macOS: psutil, as RLIMIT_DATA and RLIMIT_AS
+        # do not bind malloc there; Linux: /proc, across the tree RLIMIT_DATA holds one of)
         return ("time", "memory", "processes", "output")
     if sys.platform == "darwin":  # RLIMIT_DATA and RLIMIT_AS do not bind malloc there
         return ("time", "output")
-    return ("time", "memory", "output")
+    return ("time", "memory", "output")  # RLIMIT_DATA, of each process on its own
 
 
 def _where() -> str:
@@ -211,6 +216,8 @@ class _Started:
     stderr: IO[bytes]
     start: float
     cpu_limited: Callable[[int], bool]  # whether this exit status is the CPU limit's doing
+    # the limit the tree watch stopped it at ("memory", "processes"), if it did (POSIX)
+    over_limit: Callable[[], str | None] = lambda: None
 
 
 def _start(
@@ -220,7 +227,7 @@ def _start(
         from . import winjob
 
         return _start_windows(winjob, argv, env, stdin, cwd, limits)
-    return _start_posix(argv, env, stdin, cwd)
+    return _start_posix(argv, env, stdin, cwd, limits)
 
 
 def _start_windows(
@@ -269,7 +276,9 @@ def _start_windows(
     )
 
 
-def _start_posix(argv: list[str], env: dict[str, str], stdin: IO[bytes], cwd: Path) -> _Started:
+def _start_posix(
+    argv: list[str], env: dict[str, str], stdin: IO[bytes], cwd: Path, limits: Limits
+) -> _Started:
     import signal
 
     out_r, out_w = os.pipe()
@@ -319,6 +328,15 @@ def _start_posix(argv: list[str], env: dict[str, str], stdin: IO[bytes], cwd: Pa
         # its group, and a group id is not reused while the group has members
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pid, signal.SIGKILL)
+        if watch is not None:  # and what left the group, or its session, while it was seen
+            watch.end_all()
+
+    look = treewatch.default_look()
+    watch = None
+    if look is not None:
+        watch = treewatch.TreeWatch(
+            pid, memory=limits.memory_mb << 20, processes=_PROCESSES, stop_run=kill, look=look
+        ).start()
 
     def close() -> None:
         kill()
@@ -335,6 +353,7 @@ def _start_posix(argv: list[str], env: dict[str, str], stdin: IO[bytes], cwd: Pa
         stderr=os.fdopen(err_r, "rb", buffering=0),
         start=start,
         cpu_limited=lambda status: status == -_SIGXCPU,
+        over_limit=lambda: None if watch is None else watch.over,
     )
 
 
@@ -349,6 +368,8 @@ class _Capped:
         self.up = threading.Event()  # the ready byte came, or the stream ended without it
         self.over = False
         self._stream, self._cap, self._on_over, self._marked = stream, cap, over, marked
+        self._lock = threading.Lock()
+        self._ended = self._left = False
         self._thread = threading.Thread(target=self._read, daemon=True, name="grade-read")
         self._thread.start()
 
@@ -374,9 +395,20 @@ class _Capped:
                         return
         finally:
             self.up.set()
+            with self._lock:
+                self._ended = True
+                if self._left:  # the grader went on without it: the pipe is this thread's
+                    self._stream.close()
 
-    def join(self) -> bytes:
-        self._thread.join()
+    def join(self, within_s: float = _DRAIN_S) -> bytes:
+        """What was read, once the stream ended or ``within_s`` passed: a process the run's
+        kill did not reach (one that left its group, where no tree watch saw it) may hold the
+        pipe open for ever, and the grader must not wait on it."""
+        self._thread.join(within_s)
+        with self._lock:
+            if not self._ended:  # the reader, a daemon blocked on the pipe, closes it at its end
+                self._left = True
+                return bytes(self.data)
         self._stream.close()
         return bytes(self.data)
 
@@ -487,7 +519,10 @@ def _wait(started: _Started, limits: Limits, running: Running | None) -> Outcome
         sandbox_ready=out.ready,
         cpu_limited=started.cpu_limited(status),
         queued_s=queued,
+        over_limit=started.over_limit(),
     )
+    if exit.over_limit == "processes":  # no exception says it: the runner's own words
+        stderr += f"\ngrade: more than {_PROCESSES} processes at once; stopped\n".encode()
     return Outcome(exit, stdout, stderr, "stdout" if out.over else "stderr" if err.over else None)
 
 

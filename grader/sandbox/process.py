@@ -70,6 +70,7 @@ class Exit:
     sandbox_ready: bool
     queued_s: float = 0.0  # of a timed-out run: how long others' load kept it from a CPU
     cpu_limited: bool = False  # ended by the CPU limit (SIGXCPU, or a Job Object's time limit)
+    over_limit: str | None = None  # "memory", "processes": a portable run's tree watch ended it
 
 
 def spawn_and_wait(

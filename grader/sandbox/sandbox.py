@@ -503,7 +503,9 @@ def _result(
         hit = None  # never up: the failure above says so
     if hit is None and (over is not None or sig == _SIGXFSZ):
         hit = LimitHit.OUTPUT
-    elif hit is None and done.status != 0 and _MEMORY_ERROR in _tail(stderr):
+    elif hit is None and (
+        done.over_limit == "memory" or (done.status != 0 and _MEMORY_ERROR in _tail(stderr))
+    ):
         hit = LimitHit.MEMORY
     result = RunResult(
         exit_code=None if sig is not None else done.status,

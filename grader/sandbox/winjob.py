@@ -1,9 +1,10 @@
 """A Windows Job Object holding one portable run's process tree.
 
 The run's first process starts suspended and joins the job before it runs a single instruction,
-so everything it starts is in the job too: the job's limits (memory per process, CPU time of the
-whole job, number of processes) hold for all of it, ending it ends all of it, and closing its
-last handle (the grader's, however the grader ends) ends whatever is left (kill on close).
+so everything it starts is in the job too: the job's limits (memory per process and of the job
+in all, CPU time of the whole job, number of processes) hold for all of it, ending it ends all
+of it, and closing its last handle (the grader's, however the grader ends) ends whatever is
+left (kill on close).
 
 pywin32's ``win32job`` is Windows' own API for this; psutil resumes the suspended process
 (``subprocess`` does not keep its thread handle). Both are dependencies on Windows only.
@@ -51,12 +52,13 @@ class Job:
             win32job.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
             | win32job.JOB_OBJECT_LIMIT_DIE_ON_UNHANDLED_EXCEPTION  # no error dialog waits
             | win32job.JOB_OBJECT_LIMIT_PROCESS_MEMORY
+            | win32job.JOB_OBJECT_LIMIT_JOB_MEMORY  # the tree's in all: 80 children each under
             | win32job.JOB_OBJECT_LIMIT_JOB_TIME
             | win32job.JOB_OBJECT_LIMIT_ACTIVE_PROCESS
         )
         basic["PerJobUserTimeLimit"] = cpu_s * _TICKS
         basic["ActiveProcessLimit"] = processes
-        info["ProcessMemoryLimit"] = memory_bytes
+        info["ProcessMemoryLimit"] = info["JobMemoryLimit"] = memory_bytes
         win32job.SetInformationJobObject(
             self._handle, win32job.JobObjectExtendedLimitInformation, info
         )
