@@ -63,9 +63,12 @@ def test_csv_and_summary_never_pass_names_through_raw() -> None:
 @pytest.mark.parametrize(
     ("name", "read_back"),
     [
-        ("bob\r=2+5", "bob\r=2+5"),  # a bare CR: quoted, or every reader starts a row at =2+5
-        ("bob\n=2+5", "bob\n=2+5"),
-        ("\r=2+5", "'\r=2+5"),  # a leading CR is a formula's start too
+        # a bare CR would start a row at =2+5 in every reader: written as text, as LF is
+        ("bob\r=2+5", "bob\\x0d=2+5"),
+        ("bob\n=2+5", "bob\\x0a=2+5"),
+        ("\r=2+5", "\\x0d=2+5"),  # a leading CR, a formula's start, is text too
+        ("\t=2+5", "\\t=2+5"),
+        ("=2+5", "'=2+5"),
         ('say "hi", bob', 'say "hi", bob'),
         ("plain", "plain"),
     ],
@@ -326,3 +329,56 @@ def test_a_journal_cut_inside_a_character_keeps_the_rows_before(tmp_path: Path, 
     with open(journal.path, "ab") as f:
         f.write(('{"submission": "' + cut).encode("utf-8")[:-1])  # killed mid-character
     assert [e.submission for e in journal.load(header)] == [e.submission for e in book.entries[:2]]
+
+
+def _with_first_case(**changes: object) -> str:
+    """alice's row of the sample gradebook as JSON, its first case's fields changed."""
+    data = json.loads(_book().to_json())
+    row = next(r for r in data["submissions"] if r["submission"] == "alice")
+    row["report"]["cases"][0].update(changes)
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"points": float("nan")},  # a NaN literal, which json.loads takes
+        {"points": "nan"},  # a string float() would take
+        {"points": float("inf"), "max_points": float("inf")},
+        {"points": 1e6},  # more than the case is worth
+        {"points": -5.0, "status": "wrong_answer"},
+        {"points": 1.0, "max_points": 1.0, "status": "wrong_answer"},  # full marks, failed
+        {"points": 0.0, "max_points": 1.0, "status": "passed"},  # passed, no points
+        {"max_points": -1.0, "points": -1.0},
+        {"time_s": float("nan")},
+        {"time_s": -1.0},
+        {"points": True},
+    ],
+    ids=repr,
+)
+def test_impossible_numbers_are_a_damaged_gradebook(
+    tmp_path: Path, changes: dict[str, object]
+) -> None:
+    """Issue 38's red team: shards of the right shape with numbers no grading gives (NaN, 1e6
+    points of a 1-point case, full points for a wrong answer) merged with exit 0 into a score of
+    200000.8, and a merged file strict JSON readers refuse."""
+    path = tmp_path / "g.json"
+    path.write_text(_with_first_case(**changes))
+    with pytest.raises(UsageError, match="damaged gradebook"):
+        Gradebook.load(path)
+
+
+def test_a_gradebook_with_the_numbers_grading_gives_still_loads(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    path.write_text(_with_first_case())
+    assert Gradebook.load(path).to_json() == _book().to_json()
+
+
+def test_a_csv_cell_never_carries_terminal_control() -> None:
+    """The red team's gap: `cat gradebook.csv` ran a student's ESC sequence and bidi override;
+    a cell is escaped as the terminal's text is, so it is one line of plain text too."""
+    book = replace(_book(), entries=(Entry("bob\x1b[31mred\u202e", "class/x.py", None, "x\ny"),))
+    text = classbook.csv(book)
+    assert "\x1b" not in text and "\u202e" not in text
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    assert rows[1][0] == "bob\\x1b[31mred\\u202e" and rows[1][6] == "x\\x0ay"

@@ -155,4 +155,8 @@ _md = markdown_text  # student-named text in Markdown: the one Markdown encoder
 
 
 def _cell(text: str) -> str:
+    """A name or a message as one cell of plain text: what a terminal would act on (`cat
+    gradebook.csv` is a common first look) escaped as the text report escapes it, line breaks
+    included, and a formula's first character made text for a spreadsheet."""
+    text = safe(text)
     return "'" + text if text.startswith(_FORMULA_START) else text

@@ -6,6 +6,7 @@ Also the JSON form of a report inside a gradebook, which ``feedback_from_dict`` 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -115,17 +116,32 @@ def _course_from_dict(data: Any) -> Course | None:
     return Course(str(data["name"]), str(data["root"]), str(data["found"]))
 
 
+def _number(value: object) -> float:
+    """A count or a time as grading writes it: a finite JSON number, at least 0."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{repr(value)[:40]} is not a number")  # a shard's text: short
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"{value!r} is not a finite number of at least 0")
+    return float(value)
+
+
 def _case_from_dict(data: Mapping[str, Any]) -> CaseFeedback:
     visibility = Visibility(data["visibility"])
+    verdict = Verdict(data["status"])
+    points, max_points = _number(data["points"]), _number(data["max_points"])
+    # a case earns its points whole when it passes and none otherwise (CaseOutcome.points):
+    # a shard saying otherwise was not written by a grading
+    if points != (max_points if verdict is Verdict.PASSED else 0.0):
+        raise ValueError(f"{points:g} points of {max_points:g} for a case {verdict.value}")
     return CaseFeedback(
         name=str(data["name"]),
         title=str(data["title"]),
-        verdict=Verdict(data["status"]),
+        verdict=verdict,
         message=str(data["message"]),
-        time_s=float(data["time_s"]),
+        time_s=_number(data["time_s"]),
         exit_code=None if data["exit_code"] is None else int(data["exit_code"]),
-        points=float(data["points"]),
-        max_points=float(data["max_points"]),
+        points=points,
+        max_points=max_points,
         visibility=visibility,
         hint=None if data.get("hint") is None else str(data["hint"]),
         advice=None if data.get("advice") is None else str(data["advice"]),

@@ -108,7 +108,8 @@ class Gradebook:
             "interrupted": self.interrupted,
             "submissions": [entry_to_dict(e) for e in self.entries],
         }
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        # strict JSON: a NaN here is a bug of grade's, never a file other readers refuse
+        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
     @classmethod
     def load(cls, path: Path) -> Gradebook:
