@@ -1,4 +1,4 @@
-"""Commands for grading a class: ``grade batch`` and ``grade merge``."""
+"""Commands for grading a class: ``grade batch``, ``grade merge`` and ``grade compare``."""
 
 from __future__ import annotations
 
@@ -175,3 +175,40 @@ def merge(out: Path, inputs: tuple[Path, ...], csv_file: Path | None, allow_part
             "--resume) and merge again"
         )
     sys.exit(merged.exit_code)
+
+
+@cli.command()
+@click.argument("old", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("new", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="How to print what changed.",
+)
+@click.option(
+    "--expect",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A reviewed list of the submissions allowed to change: one name a line, or the JSON "
+    "of an earlier grade compare --format json.",
+)
+def compare(old: Path, new: Path, output_format: str, expect: Path | None) -> None:
+    """List every submission whose score or a case's verdict differs from OLD to NEW.
+
+    \b
+    OLD and NEW are gradebooks of one class (grade batch --json or --csv, grade
+    merge), for example before and after a case was changed. Each change names
+    the case, its old and new verdict and the new message (JSON gradebooks
+    carry messages, CSV ones verdicts only); submissions in only one gradebook
+    are listed too. Exit status: 0 when nothing moved (or only what --expect
+    allows), 1 when something did, 2 when a gradebook cannot be read.
+    """
+    from ..commands.classes import compare_gradebooks
+    from ..render import rejudge_report
+
+    found = compare_gradebooks(old, new, expect=expect)
+    render = rejudge_report.to_json if output_format == "json" else rejudge_report.text
+    click.echo(render(found), nl=False)
+    sys.exit(found.exit_code)

@@ -1,5 +1,6 @@
 """``grade batch``: a class graded into its gradebook files, journalled so that an interrupted
-run goes on where it stopped; ``grade merge``: the shards' gradebooks joined.
+run goes on where it stopped; ``grade merge``: the shards' gradebooks joined; ``grade compare``:
+two gradebooks of a class, and whose result moved.
 
 ``start_class`` does what happens before any run (the submissions found and sliced, the plan,
 the journal); ``ClassGrading.grade`` grades them and writes every file asked for.
@@ -18,6 +19,7 @@ from ..render import classbook
 from ..running import batch
 from ..running.gradebook import Entry, Gradebook, Journal, Shard, merge
 from ..running.plan import Plan
+from ..running.rejudge import Rejudging, read_expected, read_results, rejudged
 from ..running.submissions import Submission, identity
 from .planning import GradingOptions, Say, plan_for
 
@@ -141,3 +143,9 @@ def merge_shards(
     if csv_file is not None:
         write_atomically(csv_file, classbook.csv(merged))
     return merged
+
+
+def compare_gradebooks(old: Path, new: Path, *, expect: Path | None = None) -> Rejudging:
+    """``grade compare``: the two gradebooks (JSON or CSV) read, and whose result moved."""
+    expected = read_expected(expect) if expect is not None else None
+    return rejudged(read_results(old), read_results(new), expected=expected)

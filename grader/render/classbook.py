@@ -14,14 +14,14 @@ from .score import score_words
 if TYPE_CHECKING:
     from ..running.gradebook import Entry, Gradebook
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would run as a formula
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would run as a formula
+CSV_HEADER = ("submission", "score", "points", "max_points", "passed", "total", "error")
 
 
 def csv(book: Gradebook) -> str:
     """One row per submission, a column per case; names cannot become spreadsheet formulas."""
     rows: list[list[object]] = []
-    header = ["submission", "score", "points", "max_points", "passed", "total", "error"]
-    rows.append([*header, *(_cell(n) for n in book.case_names)])
+    rows.append([*CSV_HEADER, *(cell(n) for n in book.case_names)])
     # what an ungraded submission could have scored: the same as every graded one
     most = next((f"{e.feedback.max_points:g}" for e in book.entries if e.feedback), "")
     for e in book.entries:
@@ -30,20 +30,20 @@ def csv(book: Gradebook) -> str:
         judged = e.score is not None  # no number where the grader never judged: never a zero
         rows.append(
             [
-                _cell(e.submission),
+                cell(e.submission),
                 f"{e.score:.4f}" if e.score is not None else "",
                 "" if not judged else f"{f.points:g}" if f is not None else "0",
                 f"{f.max_points:g}" if f is not None else most,
                 "" if not judged else f.passed if f is not None else 0,
                 f.total if f is not None else len(book.case_names),
-                _cell(e.problem),
+                cell(e.problem),
                 *(verdicts.get(name, "") for name in book.case_names),
             ]
         )
-    return "".join(_csv_line(row) for row in rows)
+    return "".join(csv_line(row) for row in rows)
 
 
-def _csv_line(fields: list[object]) -> str:
+def csv_line(fields: list[object]) -> str:
     """One row, ending in "\n", every field holding a CR or an LF quoted: the csv module quotes
     only for the characters of its own line terminator, and a reader starts a row at a bare CR."""
     one = io.StringIO()
@@ -154,9 +154,10 @@ def markdown(book: Gradebook) -> str:
 _md = markdown_text  # student-named text in Markdown: the one Markdown encoder
 
 
-def _cell(text: str) -> str:
+def cell(text: str) -> str:
     """A name or a message as one cell of plain text: what a terminal would act on (`cat
     gradebook.csv` is a common first look) escaped as the text report escapes it, line breaks
-    included, and a formula's first character made text for a spreadsheet."""
+    included, and a formula's first character made text for a spreadsheet (OWASP's advice for
+    CSV injection)."""
     text = safe(text)
-    return "'" + text if text.startswith(_FORMULA_START) else text
+    return "'" + text if text.startswith(FORMULA_START) else text

@@ -1,0 +1,226 @@
+"""``grade compare``: two real batches of the fixture class, before and after one case's expected
+output changed; and the rules of a comparison as tables over gradebooks made by hand."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from grader.cli import cli
+from grader.judging.errors import UsageError
+from grader.model.resources import Root
+from grader.running.rejudge import CaseResult, Results, Row, read_results, rejudged
+
+HOSTILE = "=eve\x1b[2J\u202e"  # a formula, a terminal control and a bidi override
+
+
+@pytest.fixture
+def room(tmp_path: Path, course_copy: Root) -> Path:
+    """alice right, bob dropping the last number, carol crashing on negatives, dave binary, and
+    a hostile name always printing 8."""
+    material = course_copy.material / "add"
+    room = tmp_path / "class"
+    for name, source in [
+        ("alice", material / "solution.py"),
+        ("bob", material / "wrong" / "drops_last_number.py"),
+        ("carol", material / "wrong" / "crashes_on_negative.py"),
+    ]:
+        (room / name).mkdir(parents=True)
+        shutil.copy(source, room / name / "solution.py")
+    (room / "dave").mkdir()
+    (room / "dave" / "solution.py").write_bytes(b"\x7fELF\x00\x01binary")
+    (room / HOSTILE).mkdir()
+    (room / HOSTILE / "solution.py").write_text("print(8)\n")
+    return room
+
+
+def _grade(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "grader", *args], capture_output=True, text=True, check=False
+    )
+
+
+def test_compare_lists_exactly_the_submissions_a_changed_case_flips(
+    course_copy: Root, room: Path, tmp_path: Path
+) -> None:
+    """Done-when of issue 36: two real batches, 03-single's expected output changed from 7 to 8
+    in between: alice and carol (who printed 7) now fail it, the name printing 8 now passes it,
+    bob (printing 0) fails it both times and dave's binary is no script either time."""
+    where = ["--root", str(course_copy.path)]
+    old, new = tmp_path / "old.json", tmp_path / "new.csv"
+    assert _grade("batch", "add", str(room), "--json", str(old), *where).returncode == 0
+    (course_copy.cases / "add" / "public" / "03-single.out").write_text("8\n")
+    assert (
+        _grade(
+            "batch",
+            "add",
+            str(room),
+            "--csv",
+            str(new),
+            "--json",
+            str(tmp_path / "new.json"),
+            *where,
+        ).returncode
+        == 0
+    )
+
+    for other in (new, tmp_path / "new.json"):  # the CSV gradebook, and the JSON one
+        ran = _grade("compare", str(old), str(other), "--format", "json")
+        assert ran.returncode == 1, ran.stderr
+        found = json.loads(ran.stdout)
+        assert [c["submission"] for c in found["changed"]] == sorted(["alice", "carol", HOSTILE])
+        flips = {c["submission"]: c["cases"] for c in found["changed"]}
+        assert flips["alice"] == [
+            {
+                "case": "03-single",
+                "old": "passed",
+                "new": "wrong_answer",
+                "message": flips["alice"][0]["message"],
+            }
+        ]
+        assert [(k["old"], k["new"]) for k in flips[HOSTILE]] == [("wrong_answer", "passed")]
+        assert found["only_old"] == found["only_new"] == []
+    said = json.loads(
+        _grade("compare", str(old), str(tmp_path / "new.json"), "--format", "json").stdout
+    )
+    alice = next(c for c in said["changed"] if c["submission"] == "alice")
+    message = alice["cases"][0]["message"]
+    assert message and "8" in message  # the new side's message, from the JSON gradebook
+
+    text = _grade("compare", str(old), str(tmp_path / "new.json"))
+    assert text.returncode == 1
+    assert "\x1b" not in text.stdout and "\u202e" not in text.stdout
+    assert "=eve\\x1b[2J\\u202e: score" in text.stdout
+    assert "  03-single: passed -> wrong_answer: " in text.stdout
+    assert text.stdout.endswith(
+        f"add: 3 of 5 submissions changed, 0 only in {old}, 0 only in {tmp_path / 'new.json'}\n"
+    )
+
+    same = _grade("compare", str(old), str(old))
+    assert same.returncode == 0 and same.stdout.startswith("add: 0 of 5 submissions changed")
+
+
+def test_a_reviewed_list_lets_the_expected_changes_through(
+    course_copy: Root, room: Path, tmp_path: Path
+) -> None:
+    where = ["--root", str(course_copy.path)]
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    assert _grade("batch", "add", str(room), "--json", str(old), *where).returncode == 0
+    (course_copy.cases / "add" / "public" / "03-single.out").write_text("8\n")
+    assert _grade("batch", "add", str(room), "--json", str(new), *where).returncode == 0
+    reviewed = tmp_path / "reviewed.json"
+    reviewed.write_text(_grade("compare", str(old), str(new), "--format", "json").stdout)
+    ran = _grade("compare", str(old), str(new), "--expect", str(reviewed))
+    assert ran.returncode == 0, ran.stdout  # the hostile name came through JSON exactly
+    assert "3 on the reviewed list, 0 not" in ran.stdout
+    partial = tmp_path / "reviewed.txt"
+    partial.write_text("alice\ncarol\nzed\n")
+    ran = _grade("compare", str(old), str(new), "--expect", str(partial))
+    assert ran.returncode == 1
+    assert "alice: score 1 -> 0.8 (reviewed)" in ran.stdout
+    assert "on the reviewed list but unchanged: zed" in ran.stdout
+
+
+def _results(label: str, *rows: Row, exercise: str | None = "add") -> Results:
+    return Results(label, exercise, ("01", "02"), rows)
+
+
+def _row(name: str, score: float | None, *verdicts: str) -> Row:
+    cases = tuple(
+        CaseResult(n, v, f"{n} said") for n, v in zip(("01", "02"), verdicts, strict=False)
+    )
+    return Row(name, score, "", cases)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "moved"),
+    [
+        (_row("a", 1.0, "passed", "passed"), _row("a", 1.0, "passed", "passed"), []),
+        (_row("a", 1.0, "passed", "passed"), _row("a", 0.5, "passed", "wrong_answer"), ["02"]),
+        # the same score from other cases: still a change, both cases named
+        (
+            _row("a", 0.5, "passed", "wrong_answer"),
+            _row("a", 0.5, "wrong_answer", "passed"),
+            ["01", "02"],
+        ),
+        # a case added: its verdict against none
+        (_row("a", 1.0, "passed"), _row("a", 1.0, "passed", "passed"), ["02"]),
+        # a grader error: no score either side is no change; a score against none is one
+        (_row("a", None, "passed", "grader_error"), _row("a", None, "passed", "grader_error"), []),
+        (_row("a", 0.5, "passed", "timeout"), _row("a", None, "passed", "grader_error"), ["02"]),
+        # a score differing past the CSV's precision only: none
+        (_row("a", 0.333333, "passed"), _row("a", 0.33333301, "passed"), []),
+        # a message alone (times, outputs): none
+        (
+            _row("a", 1.0, "passed"),
+            replace(_row("a", 1.0, "passed"), cases=(CaseResult("01", "passed", "other"),)),
+            [],
+        ),
+    ],
+)
+def test_what_counts_as_a_change(old: Row, new: Row, moved: list[str]) -> None:
+    found = rejudged(_results("old", old), _results("new", new))
+    assert [c.case for change in found.changed for c in change.cases] == moved
+    assert found.exit_code == (1 if found.changed else 0)
+
+
+def test_submissions_on_one_side_only_are_listed_and_fail() -> None:
+    found = rejudged(
+        _results("old", _row("a", 1.0), _row("gone", 1.0)),
+        _results("new", _row("a", 1.0), _row("new", 1.0)),
+    )
+    assert (found.only_old, found.only_new, found.exit_code) == (("gone",), ("new",), 1)
+    allowed = rejudged(
+        _results("old", _row("gone", 1.0)),
+        _results("new", _row("new", 1.0)),
+        expected=frozenset({"gone", "new"}),
+    )
+    assert allowed.exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ('{"kind": "other"}', "not a grade gradebook"),
+        ("{", "cannot read gradebook"),
+        ("name,score\nx,1\n", "not a grade gradebook"),
+        (
+            "submission,score,points,max_points,passed,total,error,01\nx,abc,,,,,,\n",
+            "damaged gradebook: score 'abc'",
+        ),
+        ("submission,score,points,max_points,passed,total,error,01\nx,1\n", "damaged gradebook"),
+        (
+            "submission,score,points,max_points,passed,total,error\nx,1,,,,,\nx,1,,,,,\n",
+            "holds submission x twice",
+        ),
+    ],
+)
+def test_an_unusable_gradebook_is_one_line_and_exit_2(
+    tmp_path: Path, text: str, error: str
+) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text(text)
+    with pytest.raises(UsageError, match=error):
+        read_results(bad)
+    ran = CliRunner().invoke(cli, ["compare", str(bad), str(bad)])
+    assert ran.exit_code == 2 and ran.stderr.count("\n") == 1 and "grade: error:" in ran.stderr
+
+
+def test_gradebooks_of_two_exercises_are_refused() -> None:
+    with pytest.raises(UsageError, match="different exercises"):
+        rejudged(_results("a", exercise="add"), _results("b", exercise="quantize"))
+
+
+def test_a_csv_name_reads_back_without_the_formula_quote(tmp_path: Path) -> None:
+    book = tmp_path / "g.csv"
+    book.write_text(
+        "submission,score,points,max_points,passed,total,error,01\n'=x,1.0000,1,1,1,1,,passed\n"
+    )
+    assert [r.submission for r in read_results(book).rows] == ["=x"]
