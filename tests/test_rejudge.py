@@ -193,7 +193,7 @@ def test_submissions_on_one_side_only_are_listed_and_fail() -> None:
         ("name,score\nx,1\n", "not a grade gradebook"),
         (
             "submission,score,points,max_points,passed,total,error,01\nx,abc,,,,,,\n",
-            "damaged gradebook: score 'abc'",
+            "damaged gradebook: number 'abc'",
         ),
         ("submission,score,points,max_points,passed,total,error,01\nx,1\n", "damaged gradebook"),
         (

@@ -1,4 +1,5 @@
-"""Commands for grading a class: ``grade batch``, ``grade merge`` and ``grade compare``."""
+"""Commands for grading a class: ``grade batch``, ``grade merge``, ``grade compare`` and
+``grade export``."""
 
 from __future__ import annotations
 
@@ -212,3 +213,92 @@ def compare(old: Path, new: Path, output_format: str, expect: Path | None) -> No
     render = rejudge_report.to_json if output_format == "json" else rejudge_report.text
     click.echo(render(found), nl=False)
     sys.exit(found.exit_code)
+
+
+@cli.command("export")
+@click.argument("gradebook", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--lms",
+    type=click.Choice(["canvas", "moodle", "blackboard"]),
+    required=True,
+    help="Whose gradebook export --roster is.",
+)
+@click.option(
+    "--roster",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    required=True,
+    help="The gradebook export downloaded from the LMS (CSV, or Blackboard's tab-separated).",
+)
+@click.option(
+    "--column",
+    required=True,
+    help="The assignment's column to fill: its full header, or its name (Quiz 1 for Canvas's "
+    "'Quiz 1 (1234)').",
+)
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The filled export to write (a new file: never the export itself).",
+)
+@click.option(
+    "--match-column",
+    help="The export's column that names a student as the gradebook does (default: Canvas's "
+    "SIS Login ID, Moodle's Email address, Blackboard's Username).",
+)
+@click.option(
+    "--map",
+    "map_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A CSV of pairs (after a header row): submission name, the --match-column's value.",
+)
+@click.option(
+    "--max-points",
+    type=click.FloatRange(min=0, min_open=True),
+    help="What a full score is worth where the export says no maximum (Moodle).",
+)
+@click.option(
+    "--case-columns", is_flag=True, help="Also add a column per case: the points it earned."
+)
+@click.option(
+    "--allow-unmatched",
+    is_flag=True,
+    help="Write the file even when a submission or a student matched no one.",
+)
+def export(
+    gradebook: Path, roster: Path, out: Path, map_file: Path | None, lms: str, **chosen: Any
+) -> None:
+    """Fill a column of an LMS's gradebook export with GRADEBOOK's scores.
+
+    \b
+    GRADEBOOK is grade batch's --json (or --csv). The export is the LMS's own
+    download (Canvas: Grades > Export; Moodle: Export > Plain text file;
+    Blackboard: Work Offline > Download); --output is the same file with the
+    column filled, to upload back. Scores are points of the column's maximum
+    where the export gives one. A submission the grader failed on is left empty
+    and listed, never a 0. Exit status: 0 when every submission and student
+    matched, 1 (nothing written) when some did not, 4 when a submission was not
+    graded (a grader error), 2 when a file cannot be used.
+    """
+    from ..commands.exporting import export_scores
+    from ..running.lms import ExportOptions, Lms, read_pairs
+
+    pairs = read_pairs(map_file) if map_file is not None else None
+    done = export_scores(gradebook, roster, out, ExportOptions(lms=Lms(lms), pairs=pairs, **chosen))
+    names = [safe(n) for n in done.unmatched_submissions]
+    if names:
+        say(f"{len(names)} submission(s) match no student: {', '.join(names)}")
+    students = [safe(n) for n in done.unmatched_students]
+    if students:
+        say(f"{len(students)} student(s) have no submission: {', '.join(students)}")
+    if done.not_graded:
+        named = ", ".join(safe(n) for n in done.not_graded)
+        say(f"{len(done.not_graded)} not graded (a grader error), left empty: {named}")
+    if not (done.complete or done.allowed):
+        say(f"nothing written to {out}; pass --allow-unmatched to write it anyway")
+    else:
+        worth = f" (points of {done.maximum:g})" if done.maximum is not None else ""
+        click.echo(safe(f"{out}: {done.filled} scores in {done.column!r}{worth}"))
+    sys.exit(done.exit_code)

@@ -27,6 +27,8 @@ class CaseResult:
     name: str
     verdict: str  # a Verdict's value
     message: str | None  # None: the gradebook does not carry it (CSV)
+    points: float | None = None  # None: not carried (CSV)
+    max_points: float | None = None
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,8 @@ class Row:
     score: float | None  # None: not judged (a grader error)
     problem: str  # why it has no score, or could not be graded ("" otherwise)
     cases: tuple[CaseResult, ...]
+    points: float | None = None  # None: not judged, or not carried
+    max_points: float | None = None
 
     def case(self, name: str) -> CaseResult | None:
         return next((c for c in self.cases if c.name == name), None)
@@ -119,7 +123,12 @@ def _from_book(label: str, book: Gradebook) -> Results:
             problem=e.problem,
             cases=()
             if e.feedback is None
-            else tuple(CaseResult(c.name, c.verdict.value, c.message) for c in e.feedback.cases),
+            else tuple(
+                CaseResult(c.name, c.verdict.value, c.message, c.points, c.max_points)
+                for c in e.feedback.cases
+            ),
+            points=None if e.score is None else e.feedback.points if e.feedback else 0.0,
+            max_points=None if e.feedback is None else e.feedback.max_points,
         )
         for e in book.entries
     )
@@ -136,19 +145,23 @@ def _from_csv(label: str, text: str) -> Results:
     for number, fields in enumerate(table[1:], start=2):
         if len(fields) != len(header):
             raise UsageError(f"{label} is a damaged gradebook: line {number} has other columns")
-        score_text, error = fields[1], _name(fields[6])
-        try:
-            score = float(score_text) if score_text else None
-        except ValueError:
-            raise UsageError(f"{label} is a damaged gradebook: score {score_text!r}") from None
+        error = _name(fields[6])
+        score, points, most = (_number(label, fields[i]) for i in (1, 2, 3))
         verdicts = fields[len(CSV_HEADER) :]
         cases = tuple(
             CaseResult(name, verdict, None)
             for name, verdict in zip(case_names, verdicts, strict=True)
             if verdict
         )
-        rows.append(Row(_name(fields[0]), score, error, cases))
+        rows.append(Row(_name(fields[0]), score, error, cases, points, most))
     return Results(label, None, case_names, _unique(label, rows))
+
+
+def _number(label: str, text: str) -> float | None:
+    try:
+        return float(text) if text else None
+    except ValueError:
+        raise UsageError(f"{label} is a damaged gradebook: number {text!r}") from None
 
 
 def _name(cell: str) -> str:
