@@ -177,6 +177,19 @@ def test_a_map_of_pairs_matches_other_names(tmp_path: Path) -> None:
     assert [r[5] for r in rows[2:]] == ["10", "7.5", "", "0", "2.5", ""]
 
 
+def test_two_submissions_of_one_student_are_refused(tmp_path: Path) -> None:
+    roster = _canvas(tmp_path)
+    pairs = tmp_path / "map.csv"
+    pairs.write_text("submission,SIS Login ID\nalice,alice\nbob, ALICE\n")
+    code, said, out = _export(
+        tmp_path,
+        *("--lms", "canvas", "--roster", str(roster), "--column", "Quiz 1"),
+        *("--map", str(pairs), "--allow-unmatched"),
+    )
+    assert not out.exists()
+    assert code == 2 and "'alice' and 'bob' both match row 3 of the export ('alice')" in said
+
+
 def test_per_case_columns_are_added_after_the_last(tmp_path: Path) -> None:
     roster = _canvas(tmp_path)
     code, said, out = _export(
@@ -215,6 +228,9 @@ def test_a_value_a_spreadsheet_would_run_is_written_as_text(tmp_path: Path) -> N
         (("--column", "Current Score"), "read only in Canvas"),
         (("--column", "Quiz 1", "--match-column", "Email"), "no column 'Email'"),
         (("--column", "Quiz 1", "--max-points", "5"), "out of 10 points, not --max-points 5"),
+        (("--column", "SIS Login ID"), "'SIS Login ID' names the students"),
+        (("--column", "Section"), "'Section' names the students"),
+        (("--column", "Quiz 1", "--match-column", "Section"), "'Section A' is on two rows"),
     ],
 )
 def test_a_wrong_column_is_one_line_and_exit_2(

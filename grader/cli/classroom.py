@@ -282,8 +282,8 @@ def export(
     matched, 1 (nothing written) when some did not, 4 when a submission was not
     graded (a grader error), 2 when a file cannot be used.
     """
-    from ..commands.exporting import export_scores
-    from ..running.lms import ExportOptions, Lms, read_pairs
+    from ..commands.exporting import export_scores, read_pairs
+    from ..running.lms import ExportOptions, Lms
 
     pairs = read_pairs(map_file) if map_file is not None else None
     done = export_scores(gradebook, roster, out, ExportOptions(lms=Lms(lms), pairs=pairs, **chosen))

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
 from ..files import refuse_overwriting, write_atomically
+from ..judging.errors import UsageError
 from ..running.lms import Export, ExportOptions, fill
 from ..running.rejudge import read_results
 from ..running.sheet import read_sheet
@@ -19,3 +22,22 @@ def export_scores(gradebook: Path, roster: Path, out: Path, options: ExportOptio
     if done.complete or done.allowed:
         write_atomically(out, done.data)
     return done
+
+
+def read_pairs(path: Path) -> dict[str, str]:
+    """``--map``: a CSV of two columns, the submission's name and the roster's value, after a
+    header row; ``UsageError`` for a name given twice."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read the map {path}: {exc}") from exc
+    pairs: dict[str, str] = {}
+    for number, row in enumerate(csv.reader(io.StringIO(text, newline="")), start=1):
+        if number == 1 or not any(row):
+            continue
+        if len(row) != 2:
+            raise UsageError(f"{path}, line {number}: a map row is two cells, submission,value")
+        if row[0] in pairs:
+            raise UsageError(f"{path}, line {number}: {row[0]!r} is mapped twice")
+        pairs[row[0]] = row[1]
+    return pairs

@@ -9,14 +9,11 @@ docs/classes.md.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from pathlib import Path
 
 from ..judging.errors import ExitCode, UsageError
 from ..render.classbook import FORMULA_START, cell
@@ -160,6 +157,8 @@ def fill(sheet: Sheet, results: Results, options: ExportOptions) -> Export:
     key_name = options.match_column or lms.key
     if key_name not in header:
         raise UsageError(f"no column {key_name!r} to match students by: {_listed(header)}")
+    if header[target] in (*lms.required, key_name):
+        raise UsageError(f"{header[target]!r} names the students: name an assignment's column")
     key = header.index(key_name)
     maximum = _maximum(lms.maximum(sheet, target), options.max_points, header[target])
     students = [n for n in range(1, len(sheet.records)) if lms.student(sheet, n)]
@@ -180,6 +179,11 @@ def fill(sheet: Sheet, results: Results, options: ExportOptions) -> Export:
         if number is None:
             unmatched.append(row.submission)
             continue
+        if number in matched:
+            raise UsageError(
+                f"{matched[number].submission!r} and {row.submission!r} both match row "
+                f"{number + 1} of the export ({_value(sheet, number, key)!r})"
+            )
         matched[number] = row
         if row.score is None:
             not_graded.append(row.submission)
@@ -268,7 +272,7 @@ def _case_columns(
     if any(r.cases and r.cases[0].points is None for r in results.rows):
         raise UsageError("per-case columns need the JSON gradebook (grade batch --json)")
     title = lms.title(column)
-    added: dict[int, list[str]] = {0: [f"{title}: {n}" for n in names]}
+    added: dict[int, list[str]] = {0: [cell(f"{title}: {n}") for n in names]}
     for number in range(1, len(sheet.records)):
         row = matched.get(number)
         cells = []
@@ -277,22 +281,3 @@ def _case_columns(
             cells.append("" if case is None or case.points is None else f"{case.points:g}")
         added[number] = cells
     return added
-
-
-def read_pairs(path: Path) -> dict[str, str]:
-    """``--map``: a CSV of two columns, the submission's name and the roster's value, after a
-    header row; ``UsageError`` for a name given twice."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read the map {path}: {exc}") from exc
-    pairs: dict[str, str] = {}
-    for number, row in enumerate(csv.reader(io.StringIO(text, newline="")), start=1):
-        if number == 1 or not any(row):
-            continue
-        if len(row) != 2:
-            raise UsageError(f"{path}, line {number}: a map row is two cells, submission,value")
-        if row[0] in pairs:
-            raise UsageError(f"{path}, line {number}: {row[0]!r} is mapped twice")
-        pairs[row[0]] = row[1]
-    return pairs
