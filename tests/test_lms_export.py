@@ -131,6 +131,8 @@ def test_the_export_round_trips_with_only_the_column_filled(lms: str, tmp_path: 
     assert "1 submission(s) match no student: =eve\\x1b[2J" in ran.stderr
     assert "erin" in ran.stderr  # a student with no submission, listed
     assert ran.stdout.startswith(f"{out}: 3 scores in ")
+    worth = "the export gives no maximum" if most is None else f"points of {most:g}"
+    assert worth in ran.stdout
 
 
 def _export(tmp_path: Path, *args: str, book: Gradebook | None = None) -> tuple[int, str, Path]:

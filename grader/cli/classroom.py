@@ -299,6 +299,10 @@ def export(
     if not (done.complete or done.allowed):
         say(f"nothing written to {out}; pass --allow-unmatched to write it anyway")
     else:
-        worth = f" (points of {done.maximum:g})" if done.maximum is not None else ""
+        worth = (
+            f" (points of {done.maximum:g})"
+            if done.maximum is not None
+            else " (the gradebook's own points: the export gives no maximum, --max-points does)"
+        )
         click.echo(safe(f"{out}: {done.filled} scores in {done.column!r}{worth}"))
     sys.exit(done.exit_code)
