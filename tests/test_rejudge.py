@@ -7,16 +7,19 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import Golden
 
 from grader.cli import cli
 from grader.judging.errors import UsageError
 from grader.model.resources import Root
-from grader.running.rejudge import CaseResult, Results, Row, read_results, rejudged
+from grader.render import rejudge_report
+from grader.running.rejudge import CaseResult, Rejudging, Results, Row, read_results, rejudged
 
 HOSTILE = "=eve\x1b[2J\u202e"  # a formula, a terminal control and a bidi override
 
@@ -224,3 +227,27 @@ def test_a_csv_name_reads_back_without_the_formula_quote(tmp_path: Path) -> None
         "submission,score,points,max_points,passed,total,error,01\n'=x,1.0000,1,1,1,1,,passed\n"
     )
     assert [r.submission for r in read_results(book).rows] == ["=x"]
+
+
+@pytest.mark.parametrize(
+    ("name", "render"),
+    [("rejudge.txt", rejudge_report.text), ("rejudge.json", rejudge_report.to_json)],
+)
+def test_the_report_formats(golden: Golden, name: str, render: Callable[[Rejudging], str]) -> None:
+    """A change, a grader error, an added case, a name on one side only, a reviewed list."""
+    old = _results(
+        "old.json",
+        _row("alice", 1.0, "passed", "passed"),
+        _row("bob\x1b[2J", 0.5, "passed", "wrong_answer"),
+        _row("carol", 1.0, "passed"),
+        _row("::error::gone", 1.0, "passed", "passed"),
+    )
+    new = _results(
+        "new.json",
+        _row("alice", 0.5, "passed", "wrong_answer"),
+        replace(_row("bob\x1b[2J", None, "passed", "grader_error"), problem="not graded: x"),
+        _row("carol", 0.5, "passed", "timeout"),
+        _row("dave", 1.0, "passed", "passed"),
+    )
+    found = rejudged(old, new, expected=frozenset({"alice", "zed"}))
+    golden(name, render(found))
