@@ -246,10 +246,11 @@ def _points(row: Row, maximum: float | None) -> str:
 
 
 def _neutralise(sheet: Sheet, changed: dict[tuple[int, int], str]) -> None:
-    """Every other cell a spreadsheet would run as a formula (a student's display name set to
-    ``=HYPERLINK(...)``) written as text, as the gradebook's own CSV writes names; a number or
-    a lone "-" (Moodle's "no grade") is data."""
-    for number, record in enumerate(sheet.records):
+    """Every other cell of a student's row that a spreadsheet would run as a formula (a display
+    name set to ``=HYPERLINK(...)``) written as text, as the gradebook's own CSV writes names;
+    a number or a lone "-" (Moodle's "no grade") is data. The header is the teacher's (the
+    assignments' names) and the LMS finds its columns by it: kept as it is."""
+    for number, record in enumerate(sheet.records[1:], start=1):
         for index, f in enumerate(record.fields):
             if (number, index) in changed or not f.value.startswith(FORMULA_START):
                 continue
