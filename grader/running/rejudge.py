@@ -13,11 +13,11 @@ import csv
 import io
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..judging.errors import ExitCode, UsageError
-from ..render.classbook import CSV_HEADER, FORMULA_START
+from ..render.classbook import CSV_HEADER, FORMULA_START, cell
 from ..render.rejudge_report import KIND
 from .gradebook import Gradebook
 
@@ -54,6 +54,7 @@ class Results:
     exercise: str | None  # None: a CSV gradebook does not name it
     case_names: tuple[str, ...]
     rows: tuple[Row, ...]
+    from_csv: bool = False  # its names as the CSV writes them (``as_in_csv``)
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ def _from_csv(label: str, text: str) -> Results:
             if verdict
         )
         rows.append(Row(_name(fields[0]), score, error, cases, points, most))
-    return Results(label, None, case_names, _unique(label, rows))
+    return Results(label, None, case_names, _unique(label, rows), from_csv=True)
 
 
 def _number(label: str, text: str) -> float | None:
@@ -169,6 +170,28 @@ def _name(cell: str) -> str:
     a formula's first character taken away (a name that itself began with ``'=`` reads back
     without its quote; the JSON gradebook keeps every name exactly)."""
     return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_START) else cell
+
+
+def as_in_csv(results: Results) -> Results:
+    """A JSON gradebook's names as its CSV gives them back: the CSV writes a name as one line of
+    plain text (``classbook.cell``: controls escaped), so a name holding an escape sequence
+    reads back otherwise, and only its written form can match a CSV's."""
+    if results.from_csv:
+        return results
+
+    def written(name: str) -> str:
+        return _name(cell(name))
+
+    rows = tuple(
+        replace(
+            row,
+            submission=written(row.submission),
+            cases=tuple(replace(c, name=written(c.name)) for c in row.cases),
+        )
+        for row in results.rows
+    )
+    names = tuple(written(n) for n in results.case_names)
+    return replace(results, case_names=names, rows=_unique(results.label, rows), from_csv=True)
 
 
 def _unique(label: str, rows: Iterable[Row]) -> tuple[Row, ...]:
@@ -190,6 +213,8 @@ def rejudged(old: Results, new: Results, *, expected: frozenset[str] | None = No
             f"cannot compare gradebooks of different exercises: {old.label} is {old.exercise}, "
             f"{new.label} is {new.exercise}"
         )
+    if old.from_csv != new.from_csv:  # a name is matched as the CSV could write it
+        old, new = as_in_csv(old), as_in_csv(new)
     before = {r.submission: r for r in old.rows}
     after = {r.submission: r for r in new.rows}
     names = list(dict.fromkeys([*old.case_names, *new.case_names]))
