@@ -46,6 +46,9 @@ def _outcome(
     return CaseOutcome(case=case, verdict=verdict, message=message, **fields)  # type: ignore[arg-type]
 
 
+HIDDEN_PEAK = 444_444_444  # a hidden case's peak memory: no report may show it
+
+
 def sample_report() -> Report:
     """A fixed report with one outcome of each kind (no subprocess: times are stable)."""
     expected = "group 1: scale 0.00394 q 30 -127\ngroup 2: scale 0.00260 q 127 27\n"
@@ -58,7 +61,13 @@ def sample_report() -> Report:
         started_at="2026-11-29T10:00:00",
         hostname="ci-runner",
         outcomes=(
-            _outcome("01-sample-outlier", Verdict.PASSED, "output matches"),
+            _outcome(
+                "01-sample-outlier",
+                Verdict.PASSED,
+                "output matches",
+                peak_bytes=12 << 20,
+                memory_mb=512,
+            ),
             _outcome(
                 "02-sample-small-groups",
                 Verdict.WRONG_ANSWER,
@@ -73,6 +82,8 @@ def sample_report() -> Report:
                 Verdict.RUNTIME_ERROR,
                 "exited with code 1: ZeroDivisionError",
                 exit_code=1,
+                peak_bytes=400 << 20,
+                memory_mb=512,
                 input="0 0\n1\n",
                 stderr='Traceback (most recent call last):\n  File "my.py", line 3\n'
                 "ZeroDivisionError: float division by zero\n",
@@ -84,6 +95,8 @@ def sample_report() -> Report:
                 exit_code=None,
                 time_s=5.0,
                 input="\n".join(str(i) for i in range(20)),
+                peak_bytes=(300 << 20) + (1 << 19),
+                memory_mb=512,
             ),
             _outcome(
                 "05-hidden",
@@ -95,6 +108,8 @@ def sample_report() -> Report:
                 stderr="SECRET ERR",
                 hint="SECRET HINT",
                 comparison=TokenComparator()("SECRET 1\n", "SECRET 2\n"),
+                peak_bytes=HIDDEN_PEAK,
+                memory_mb=512,
             ),
             _outcome(
                 "07-after-due",
@@ -187,6 +202,11 @@ def test_hidden_case_reveals_nothing_in_any_format() -> None:
     assert cases[4]["status"] == "wrong_answer" and cases[4]["visibility"] == "hidden"
     assert cases[4]["message"] == "hidden case" and cases[4]["exit_code"] is None
     assert cases[5]["visibility"] == "after_due_date" and cases[5]["exit_code"] is None
+    # nor its peak memory, which a script can spell bits of its input in, as in its time
+    assert cases[4]["peak_memory_mb"] is None and cases[4]["memory_share"] is None
+    for fmt in FORMATS:
+        for figure in ("423", "444", "87%"):  # its MB, its bytes, its share of 512 MB
+            assert figure not in render(fmt, feedback), (fmt, figure)
 
 
 def _shown(report: Report) -> str:

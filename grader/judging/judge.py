@@ -62,6 +62,8 @@ def judge(case: Case, run: RunResult, comparator: Comparator, limits: Limits) ->
         stderr=stderr,
         comparison=comparison,
         cpu_s=None if run.cpu_s is None else round(run.cpu_s, 3),
+        peak_bytes=run.peak_bytes,
+        memory_mb=limits.memory_mb,
     )
 
 

@@ -141,6 +141,10 @@ class CaseOutcome:
     # the run's CPU time where known: unlike time_s (the wall clock), others' load leaves it be,
     # so verify's time margin reads it
     cpu_s: float | None = None
+    # the most memory the run held at once, in bytes, where its runner measured it; and the
+    # limit it ran under, which reports show it as a share of
+    peak_bytes: int | None = None
+    memory_mb: int | None = None
 
     @property
     def passed(self) -> bool:
@@ -179,6 +183,9 @@ class CaseOutcome:
             advice=self.advice if shown else None,
             expected=clip(case.expected, TEXT_MOST) if shown else "",
             diagnosis=self.diagnosis if shown else None,
+            # nor how much memory it took, for the same reason as its time
+            peak_bytes=self.peak_bytes if shown else None,
+            memory_mb=self.memory_mb,
         )
 
 
@@ -222,6 +229,8 @@ class CaseFeedback:
     advice: str | None = None
     expected: str = ""  # the whole expected output, for --diff
     diagnosis: Diagnosis | None = None
+    peak_bytes: int | None = None  # a hidden case's is not shown, as its time is not
+    memory_mb: int | None = None  # the memory limit it ran under
 
     @property
     def passed(self) -> bool:
@@ -236,6 +245,28 @@ class CaseFeedback:
         """Its time as reports show it; a hidden case's is not shown (its verdict says
         whether it kept to the limit, and nothing finer)."""
         return f"{self.time_s:.2f} s" if self.details_shown else "-"
+
+    @property
+    def peak_mb(self) -> float | None:
+        """Its peak memory in MB (2^20 bytes), to a tenth; None where not shown or not known."""
+        return None if self.peak_bytes is None else round(self.peak_bytes / (1 << 20), 1)
+
+    @property
+    def memory_share(self) -> float | None:
+        """Its peak memory as a share of its memory limit (1.0: all of it); None where either
+        is not known."""
+        if self.peak_bytes is None or not self.memory_mb:
+            return None
+        return round(self.peak_bytes / (self.memory_mb << 20), 3)
+
+    @property
+    def memory_text(self) -> str:
+        """Its peak memory as reports show it: ``212 MB (41% of 512 MB)``, or ``-``."""
+        if self.peak_bytes is None:
+            return "-"
+        used = f"{self.peak_bytes / (1 << 20):.0f} MB"
+        share = self.memory_share
+        return used if share is None else f"{used} ({share:.0%} of {self.memory_mb} MB)"
 
 
 class _Scored(Protocol):

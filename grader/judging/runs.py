@@ -57,6 +57,9 @@ class RunResult:
     cpu_s: float | None = 0.0
     over: str | None = None  # "stdout" or "stderr": the stream over the output limit
     queued_s: float = 0.0  # of wall_s, the time others' load kept it from a CPU (timing.py)
+    # the most memory it held at once, in bytes, as its runner measured it (docs/sandbox.md,
+    # "Peak memory"); None where nothing said
+    peak_bytes: int | None = None
 
     @property
     def crashed(self) -> bool:

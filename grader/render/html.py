@@ -26,7 +26,7 @@ h1 { font-size: 1.3em; } .sub { color: #666; font-weight: normal; }
 .summary { font-size: 1.15em; margin: 1em 0; } .ok { color: #17772b; } .bad { color: #b3261e; }
 details { border: 1px solid #ddd; border-radius: 6px; margin: .4em 0; padding: .3em .8em; }
 summary { cursor: pointer; display: flex; gap: 1em; }
-summary .title { flex: 1; } .verdict { font-family: monospace; } .time { color: #777; }
+summary .title { flex: 1; } .verdict { font-family: monospace; } .time, .memory { color: #777; }
 .passed .verdict { color: #17772b; } .failed .verdict { color: #b3261e; }
 .skipped .verdict, .note { color: #777; }
 table { border-collapse: collapse; margin: .5em 0; } th { text-align: left; color: #666;
@@ -39,6 +39,12 @@ mark.exp { background: #c8f0cf; } mark.got { background: #f8cdc9; }
 
 def _e(text: str) -> str:
     return html.escape(text, quote=True)
+
+
+def html_text(text: str) -> str:
+    """Student-controlled text (one line) as a page shows it: controls and bidi escaped
+    (``safe``), then HTML-escaped, quotes included (so an attribute value too)."""
+    return _e(safe(text))
 
 
 def _lines(text: str, limit: int, *, tail: bool = False) -> str:
@@ -100,6 +106,13 @@ def _rows(c: CaseFeedback) -> list[tuple[str, str]]:
     return rows
 
 
+def _memory(c: CaseFeedback) -> str:
+    """The run's peak memory and its share of the limit, where it was measured and is shown."""
+    if c.peak_bytes is None:
+        return ""
+    return f'<span class="memory" title="peak memory">{_e(c.memory_text)}</span>'
+
+
 def _case(
     c: CaseFeedback, group: list[str] | None, compile_error: bool, hint_said: bool = False
 ) -> str:
@@ -108,7 +121,7 @@ def _case(
     head = (
         f'<summary><span class="title">{_e(safe(c.title))}</span>'
         f'<span class="verdict">{_e(c.verdict.value)}</span>'
-        f'<span class="time">{c.time_text}</span></summary>'
+        f'<span class="time">{c.time_text}</span>{_memory(c)}</summary>'
     )
     if c.passed or compile_error:
         body = ""

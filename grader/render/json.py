@@ -35,6 +35,11 @@ def _case(c: CaseFeedback) -> dict[str, Any]:
         "points": c.points,
         "max_points": c.max_points,
         "visibility": c.visibility.value,
+        # the most memory the run held at once, and that as a share of its limit: null where
+        # not measured, and for a hidden case (as its time is 0)
+        "peak_memory_mb": c.peak_mb,
+        "memory_limit_mb": c.memory_mb,
+        "memory_share": c.memory_share,
     }
     if c.hint is not None:  # what the case checks, where its verdict is about it (HINTED)
         found["hint"] = c.hint
@@ -146,7 +151,14 @@ def _case_from_dict(data: Mapping[str, Any]) -> CaseFeedback:
         hint=None if data.get("hint") is None else str(data["hint"]),
         advice=None if data.get("advice") is None else str(data["advice"]),
         diagnosis=_diagnosis(data.get("diagnosis")),
+        # absent from a gradebook written before the fields
+        peak_bytes=_peak(data.get("peak_memory_mb")),
+        memory_mb=None if data.get("memory_limit_mb") is None else int(data["memory_limit_mb"]),
     )
+
+
+def _peak(mb: Any) -> int | None:
+    return None if mb is None else round(float(mb) * (1 << 20))
 
 
 def _diagnosis(data: Any) -> Diagnosis | None:

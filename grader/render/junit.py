@@ -92,8 +92,10 @@ def suite(feedback: Feedback, *, name: str | None = None) -> ET.Element:
     shown = [("submission", feedback.submission), ("score", _score(feedback))]
     if feedback.course is not None:
         shown += [("course", feedback.course.name), ("course_root", feedback.course.root)]
+    # each case's peak memory (the Ant schema has properties only per suite), where shown
+    shown += [(f"peak_memory {c.name}", c.memory_text) for c in feedback.cases if c.peak_bytes]
     for name, value in shown:
-        ET.SubElement(properties, "property", name=name, value=safe(value))
+        ET.SubElement(properties, "property", name=safe(name), value=safe(value))
     for outcome in feedback.cases:
         _testcase(suite, feedback, outcome)
     if fuzz is not None:

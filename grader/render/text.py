@@ -122,7 +122,24 @@ class TextReport:
         summary_style = "bold green" if feedback.passed == feedback.total else "bold red"
         out.append(f"{feedback.passed}/{feedback.total} cases passed", style=summary_style)
         out.append(f", {score_words(feedback)}{selected}\n")
+        if self.verbosity > QUIET:
+            out.append(slowest_line(feedback.cases), style="dim")
         return out
+
+
+def slowest_line(cases: tuple[CaseFeedback, ...]) -> str:
+    """The slowest shown case with its peak memory as a share of the limit, and the case that
+    held the most memory where another did; "" where no case's memory was measured (nor is
+    shown: a hidden case's time and memory are not)."""
+    measured = [c for c in cases if c.peak_bytes is not None]
+    if not measured:
+        return ""
+    slowest = max(measured, key=lambda c: c.time_s)
+    line = f"slowest: {safe(slowest.name)} {slowest.time_text}, peak memory {slowest.memory_text}"
+    most = max(measured, key=lambda c: c.peak_bytes or 0)
+    if most is not slowest and (most.peak_bytes or 0) > (slowest.peak_bytes or 0):
+        line += f"; most memory: {safe(most.name)} {most.memory_text}"
+    return line + "\n"
 
 
 def full_diff(out: Text, expected: str, got: str) -> None:

@@ -99,7 +99,9 @@ def serve(control: socket.socket, procfs: Any) -> tuple[dict[str, str], list[int
                     os.kill(pid, _SIGKILL)
                 _, status, usage = os.wait4(pid, 0)
                 with contextlib.suppress(OSError):
-                    reply.send(marshal.dumps((status, usage.ru_utime + usage.ru_stime)))
+                    # its peak memory too: the server reaps it, so only the server can tell
+                    cpu = usage.ru_utime + usage.ru_stime
+                    reply.send(marshal.dumps((status, cpu, usage.ru_maxrss)))
                 reply.close()
                 os.close(pidfd)
                 _reap_adopted(procfs, {p for p, _fd, _reply in runs.values()})

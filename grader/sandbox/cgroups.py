@@ -176,6 +176,14 @@ def cpu_seconds(folder: str) -> float | None:
     return None
 
 
+def memory_peak(folder: str) -> int | None:
+    """The most memory the group's tasks held at once, in bytes (cgroup v2's memory.peak,
+    where the memory controller is enabled for it); None where it is not kept."""
+    with contextlib.suppress(OSError, ValueError), open(os.path.join(folder, "memory.peak")) as f:
+        return int(f.read())
+    return None
+
+
 def remove(folder: str) -> None:
     """Remove the group, killing what is left in it first."""
     kill(folder)

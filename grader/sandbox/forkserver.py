@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ..judging.errors import InternalError
 from . import cgroups
+from .process import peak_from_rusage
 
 _SERVER = Path(__file__).with_name("_forkserver.py")
 CONTROL_FD = 3
@@ -208,17 +209,18 @@ class ForkServer:
             raise InternalError("the fork server did not start the run")
         return Child(marshal.loads(data), received[0], mine)
 
-    def reap(self, child: Child) -> tuple[int, float]:
-        """The ended child's wait status and CPU seconds (the caller has killed its group)."""
+    def reap(self, child: Child) -> tuple[int, float, int | None]:
+        """The ended child's wait status, CPU seconds and peak memory in bytes (the caller has
+        killed its group)."""
         try:
             child.reply.send(b"reap")
-            status, cpu = marshal.loads(child.reply.recv(256))
+            status, cpu, maxrss = marshal.loads(child.reply.recv(256))
         except (OSError, EOFError, ValueError) as exc:
             raise InternalError(f"the fork server lost a run: {exc}") from exc
         finally:
             child.reply.close()
             os.close(child.pidfd)
-        return int(status), float(cpu)
+        return int(status), float(cpu), peak_from_rusage(int(maxrss))
 
     def alive(self) -> bool:
         """False once it has ended; a sibling that has not spoken yet counts as alive (its

@@ -34,7 +34,7 @@ from . import procfs, treewatch
 from ._protocol import ChildConfig, limit_fields
 from .allowed import child_environment, user_site
 from .cleanup import remove_tree
-from .process import Exit, Running
+from .process import Exit, Running, peak_from_rusage
 
 PORTABLE_ENV = "GRADE_PORTABLE"  # "1": the portable runner on Linux too (tests, comparisons)
 _CHILD = Path(__file__).with_name("_portable_child.py")
@@ -218,6 +218,8 @@ class _Started:
     cpu_limited: Callable[[int], bool]  # whether this exit status is the CPU limit's doing
     # the limit the tree watch stopped it at ("memory", "processes"), if it did (POSIX)
     over_limit: Callable[[], str | None] = lambda: None
+    # its peak memory in bytes once it has ended, where the platform says (see _start_posix)
+    peak_bytes: Callable[[], int | None] = lambda: None
 
 
 def _start(
@@ -273,6 +275,7 @@ def _start_windows(
         stderr=process.stderr,
         start=start,
         cpu_limited=lambda status: job.cpu_limited(status),
+        peak_bytes=job.peak_bytes,
     )
 
 
@@ -310,12 +313,13 @@ def _start_posix(
     for fd in (out_w, err_w, watch_r):
         os.close(fd)
     start = time.monotonic()
-    reaped: list[tuple[int, float]] = []
+    reaped: list[tuple[int, float, int | None]] = []
     done = threading.Event()
 
     def reap() -> None:
         _, status, usage = os.wait4(pid, 0)
-        reaped.append((os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime))
+        cpu = usage.ru_utime + usage.ru_stime
+        reaped.append((os.waitstatus_to_exitcode(status), cpu, peak_from_rusage(usage.ru_maxrss)))
         done.set()
 
     threading.Thread(target=reap, daemon=True, name="grade-reap").start()
@@ -354,7 +358,18 @@ def _start_posix(
         start=start,
         cpu_limited=lambda status: status == -_SIGXCPU,
         over_limit=lambda: None if watch is None else watch.over,
+        peak_bytes=lambda: _larger(
+            reaped[0][2] if reaped else None, None if watch is None else watch.peak
+        ),
     )
+
+
+def _larger(rusage: int | None, watched: int | None) -> int | None:
+    """The run's peak: its first process's rusage (the script itself, exact, and what it
+    waited for), or what the tree watch saw of the whole tree at once (sampled: a child the
+    script did not wait for), whichever is more."""
+    found = [n for n in (rusage, watched) if n]
+    return max(found) if found else None
 
 
 class _Capped:
@@ -505,6 +520,7 @@ def _wait(started: _Started, limits: Limits, running: Running | None) -> Outcome
             status = started.wait(60.0)
         stdout, stderr = out.join(), err.join()
         cpu = started.cpu_s()
+        peak = started.peak_bytes()  # before close: a Job Object's figures go with its handle
     finally:
         if running is not None:
             running.remove_killer(key)
@@ -520,6 +536,7 @@ def _wait(started: _Started, limits: Limits, running: Running | None) -> Outcome
         cpu_limited=started.cpu_limited(status),
         queued_s=queued,
         over_limit=started.over_limit(),
+        peak_bytes=peak,
     )
     if exit.over_limit == "processes":  # no exception says it: the runner's own words
         stderr += f"\ngrade: more than {_PROCESSES} processes at once; stopped\n".encode()

@@ -11,6 +11,7 @@ import contextlib
 import os
 import select
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -71,6 +72,20 @@ class Exit:
     queued_s: float = 0.0  # of a timed-out run: how long others' load kept it from a CPU
     cpu_limited: bool = False  # ended by the CPU limit (SIGXCPU, or a Job Object's time limit)
     over_limit: str | None = None  # "memory", "processes": a portable run's tree watch ended it
+    # the run's peak memory in bytes, as the runner measured it (see peak_from_rusage); None
+    # where nothing said
+    peak_bytes: int | None = None
+
+
+# ru_maxrss counts KiB on Linux, bytes on macOS
+_MAXRSS_UNIT = 1 if sys.platform == "darwin" else 1024
+
+
+def peak_from_rusage(maxrss: int) -> int | None:
+    """A reaped child's ``ru_maxrss`` in bytes: the largest resident set of the child and of
+    every descendant it waited for (with namespaces, the submission under its init); None
+    where the kernel gave nothing."""
+    return maxrss * _MAXRSS_UNIT if maxrss > 0 else None
 
 
 def spawn_and_wait(
@@ -142,12 +157,13 @@ def spawn_and_wait(
             if running is not None:  # before the reap frees its pid for any other process
                 running.remove(pid)
             if server is not None and child is not None:
-                status, cpu = server.reap(child)  # closes the pidfd
+                status, cpu, peak = server.reap(child)  # closes the pidfd
             else:
                 if pidfd is not None:
                     os.close(pidfd)
                 _, status, usage = os.wait4(pid, 0)
                 cpu = usage.ru_utime + usage.ru_stime
+                peak = peak_from_rusage(usage.ru_maxrss)
             cpu = max(cpu, spent)
         ready = os.read(ready_r, 1) == b"1"
     finally:
@@ -159,6 +175,7 @@ def spawn_and_wait(
         timed_out=timed_out,
         sandbox_ready=ready,
         queued_s=queued,
+        peak_bytes=peak,
     )
 
 

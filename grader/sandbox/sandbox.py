@@ -356,6 +356,11 @@ class Sandbox:
                 total = cgroups.cpu_seconds(group) if group is not None else None
                 if total is not None:
                     cpu = total - (cpu_before or 0.0)
+            # a fresh run's own group counts all of its tree, what it did not wait for too; a
+            # fork server's group is shared by its runs and the server: its rusage says then
+            peak = cgroups.memory_peak(group) if server is None and group is not None else None
+            if peak is not None:
+                done = replace(done, peak_bytes=peak)
         finally:
             remove_tree(base)
             if server is not None:
@@ -517,6 +522,7 @@ def _result(
         cpu_s=None if cpu is None else round(cpu, 3),
         over=over,
         queued_s=round(done.queued_s, 3),
+        peak_bytes=done.peak_bytes,
     )
     return result, failure
 

@@ -112,6 +112,7 @@ class TreeWatch:
     ) -> None:
         self.leader, self.memory, self.processes = leader, memory, processes
         self.over: str | None = None  # "memory" or "processes"
+        self.peak: int | None = None  # the most memory the tree held at one look, in bytes
         self._stop_run, self._look = stop_run, look
         self._seen: dict[int, int] = {}  # pid -> its start time
         self._stopped = threading.Event()
@@ -127,11 +128,14 @@ class TreeWatch:
         with self._lock:
             for one in found:
                 self._seen.setdefault(one.pid, one.started)
+        held = sum(one.memory for one in found)
+        if found and held > (self.peak or 0):
+            self.peak = held
         if self.over is not None:
             return
         if len(found) > self.processes:
             self.over = "processes"
-        elif sum(one.memory for one in found) > self.memory:
+        elif held > self.memory:
             self.over = "memory"
         if self.over is not None:
             self._stop_run()

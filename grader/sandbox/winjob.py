@@ -114,6 +114,18 @@ class Job:
             own = 0.0
         return max(job, own)
 
+    def peak_bytes(self) -> int | None:
+        """The most memory the job's processes committed at once (the job's peak, which a
+        Job Object keeps for its whole life); None where it says nothing (Wine)."""
+        try:
+            info = win32job.QueryInformationJobObject(
+                self._handle, win32job.JobObjectExtendedLimitInformation
+            )
+            peak = max(int(info["PeakJobMemoryUsed"]), int(info["PeakProcessMemoryUsed"]))
+        except Exception:
+            return None
+        return peak or None
+
     def cpu_limited(self, status: int) -> bool:
         return status == _OUT_OF_TIME
 

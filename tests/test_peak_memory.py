@@ -1,0 +1,188 @@
+"""Each run's peak memory: where it comes from per runner, that it travels to every report,
+and that a solution holding ~200 MiB reports within 20% of that in each environment (as root,
+as an ordinary user, on the portable runner: slow)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import COURSE, SCRIPTS, TESTS
+
+from grader.judging.records import Verdict
+from grader.render import render
+from grader.render.json import feedback_from_dict
+from grader.sandbox import Limits, Sandbox, cgroups, portable, process, treewatch
+from grader.sandbox.allowed import others_can_read
+from grader.sandbox.types import Isolation
+
+PROJECT = TESTS.parent
+HELD = 200 << 20  # what alloc_200mb.py holds at once
+USER = "grade-test"
+
+
+def test_rusage_counts_kib_on_linux_and_bytes_on_macos() -> None:
+    unit = 1 if sys.platform == "darwin" else 1024
+    assert process.peak_from_rusage(2048) == 2048 * unit
+    assert process.peak_from_rusage(0) is None  # the kernel said nothing
+
+
+def test_a_cgroups_peak_is_read_where_the_group_keeps_one(tmp_path: Path) -> None:
+    assert cgroups.memory_peak(str(tmp_path)) is None  # v1, or no memory controller
+    (tmp_path / "memory.peak").write_text("209715200\n")
+    assert cgroups.memory_peak(str(tmp_path)) == 209715200
+
+
+def test_the_tree_watch_keeps_the_most_the_tree_held_at_one_look() -> None:
+    looks = iter([[10, 20], [100, 5, 5], [40]])
+
+    def look(_leader: int) -> list[treewatch.Seen]:
+        return [treewatch.Seen(i, 0, m) for i, m in enumerate(next(looks))]
+
+    watch = treewatch.TreeWatch(1, memory=1 << 30, processes=64, stop_run=lambda: None, look=look)
+    assert watch.peak is None
+    for _ in range(3):
+        watch.look_once()
+    assert watch.peak == 110 and watch.over is None
+
+
+@pytest.mark.parametrize("isolation", [Isolation.FORK, Isolation.FRESH])
+def test_every_run_says_its_peak(sandbox: Sandbox, isolation: Isolation) -> None:
+    """Through the fork server's protocol too: it reaps its runs, so only it can tell."""
+    box = sandbox if isolation is Isolation.FORK else sandbox.fresh()
+    run = box.run([sys.executable, str(SCRIPTS / "reads_env.py")], stdin=b"", limits=Limits())
+    assert run.peak_bytes is not None and 1 << 20 < run.peak_bytes < 200 << 20
+
+
+# --- ~200 MiB, in every report, in each environment (slow) ---
+
+
+def _figures(report: dict[str, object]) -> dict[str, float]:
+    """The first case's peak memory in MB as each report shows it."""
+    feedback = feedback_from_dict(report)
+    case = feedback.cases[0]
+    assert case.verdict is Verdict.PASSED, case.message
+    shown = {"json": float(report["cases"][0]["peak_memory_mb"])}  # type: ignore[index]
+    junit = ET.fromstring(render("junit", feedback))
+    prop = junit.find(f"properties/property[@name='peak_memory {case.name}']")
+    assert prop is not None
+    shown["junit"] = _mb(prop.get("value", ""))
+    html = render("html", feedback)
+    shown["html"] = _mb(re.findall(r'class="memory"[^>]*>([^<]*)<', html)[0])
+    plain = render("plain", feedback)
+    shown["text"] = _mb(re.findall(r"slowest: .*peak memory (.*)", plain)[0])
+    share = report["cases"][0]["memory_share"]  # type: ignore[index]
+    assert share == pytest.approx(shown["json"] / 512, abs=0.01)
+    return shown
+
+
+def _mb(text: str) -> float:
+    found = re.match(r"([\d.]+) MB \((\d+)% of 512 MB\)", text)
+    assert found, text
+    assert int(found.group(2)) == pytest.approx(float(found.group(1)) / 512 * 100, abs=1)
+    return float(found.group(1))
+
+
+def _within(shown: dict[str, float]) -> None:
+    mb = HELD / (1 << 20)
+    for where, figure in shown.items():
+        assert 0.8 * mb <= figure <= 1.2 * mb, (where, figure)
+
+
+def _check(
+    python: str, script: Path, env: dict[str, str], *extra: str, user: int | None = None
+) -> dict[str, float]:
+    command = [python, "-m", "grader", "check", "add", str(script), "-k", "01-sample"]
+    result = subprocess.run(
+        [*command, "--format", "json", *extra],
+        capture_output=True,
+        text=True,
+        env={"PATH": os.defpath, "GRADE_ROOT": str(COURSE), **env},
+        cwd="/",
+        user=user,
+        group=None if user is None else _ids()[1],
+        extra_groups=None if user is None else [],
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    return _figures(json.loads(result.stdout))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("isolation", ["fork", "fresh"])
+def test_200_mb_as_root_or_this_user(isolation: str) -> None:
+    env = {"PYTHONPATH": str(PROJECT), "TMPDIR": tempfile.gettempdir()}
+    shown = _check(sys.executable, SCRIPTS / "alloc_200mb.py", env, "--isolation", isolation)
+    _within(shown)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("script", ["alloc_200mb.py", "alloc_200mb_in_child.py"])
+def test_200_mb_on_the_portable_runner(script: str) -> None:
+    """The child's 200 MiB too: the first process's rusage counts what it waited for."""
+    env = {"PYTHONPATH": str(PROJECT), portable.PORTABLE_ENV: "1"}
+    _within(_check(sys.executable, SCRIPTS / script, env))
+
+
+def _ids() -> tuple[int, int]:
+    import pwd
+
+    try:
+        entry = pwd.getpwnam(USER)
+    except KeyError:
+        subprocess.run(
+            ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER],
+            check=True,
+            capture_output=True,
+        )
+        entry = pwd.getpwnam(USER)
+    return entry.pw_uid, entry.pw_gid
+
+
+@pytest.fixture
+def user_folder() -> Iterator[Path]:
+    folder = Path(tempfile.mkdtemp(prefix="grade-peak-"))
+    folder.chmod(0o755)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.slow
+def test_200_mb_as_an_ordinary_user(user_folder: Path) -> None:
+    """The grader as an ordinary user (no uid layer, no cgroup): what wait4 says, through the
+    run's init (its PID namespace) and the fork server."""
+    if os.geteuid() != 0:
+        pytest.skip("this user is the ordinary one: test_200_mb_as_root_or_this_user ran")
+    python = shutil.which("python3", path="/usr/bin:/bin")
+    site = sysconfig.get_paths()["purelib"]  # this venv's click, rich, yaml
+    if python is None or shutil.which("useradd") is None:
+        pytest.skip("no system python3 or useradd here")
+    same = subprocess.run(
+        [python, "-c", "import sys; print(sys.version_info[:2])"], text=True, capture_output=True
+    ).stdout.strip() == str(sys.version_info[:2])
+    if not (same and others_can_read(python) and others_can_read(site)):
+        pytest.skip("no interpreter of this version that an ordinary user can run")
+    script = user_folder / "alloc_200mb.py"
+    shutil.copy(SCRIPTS / "alloc_200mb.py", script)
+    script.chmod(0o644)
+    (user_folder / "tmp").mkdir()
+    os.chown(user_folder / "tmp", *_ids())
+    env = {
+        "PYTHONPATH": f"{PROJECT}:{site}",
+        "HOME": "/",
+        "TMPDIR": str(user_folder / "tmp"),
+    }
+    for isolation in ("fork", "fresh"):
+        _within(_check(python, script, env, "--isolation", isolation, user=_ids()[0]))
