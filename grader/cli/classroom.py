@@ -59,6 +59,22 @@ if TYPE_CHECKING:
     help="Write a Markdown summary: score histogram, each case's pass rate.",
 )
 @click.option(
+    "--dashboard",
+    "dashboard_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the class at a glance as one HTML page: scores, each case's pass rate, known "
+    "mistakes, time and memory.",
+)
+@click.option(
+    "--reports",
+    "reports_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write each submission's HTML report into this folder (the dashboard links them).",
+)
+@click.option(
+    "--anonymize", is_flag=True, help="The dashboard names no submission (and links no report)."
+)
+@click.option(
     "--shard",
     help="Grade only the K-th of N deterministic slices, e.g. 2/4; auto: the CI engine's "
     "(GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, a Kubernetes Indexed Job's JOB_COMPLETION_INDEX with "
@@ -306,3 +322,29 @@ def export(
         )
         click.echo(safe(f"{out}: {done.filled} scores in {done.column!r}{worth}"))
     sys.exit(done.exit_code)
+
+
+@cli.command()
+@click.argument("gradebook", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The HTML page to write.",
+)
+@click.option(
+    "--reports",
+    "reports_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The folder grade batch --reports wrote: the page links the reports found there.",
+)
+@click.option("--anonymize", is_flag=True, help="Name no submission (and link no report).")
+def dashboard(gradebook: Path, out: Path, reports_dir: Path | None, anonymize: bool) -> None:
+    """The class at a glance, as one HTML page, from a JSON GRADEBOOK (grade batch --json, or
+    grade merge): scores, each case's pass rate, known mistakes, time and memory."""
+    from ..commands.class_pages import dashboard_from
+
+    book = dashboard_from(gradebook, out, reports_dir=reports_dir, anonymize=anonymize)
+    click.echo(f"{out}: {len(book.entries)} submissions")

@@ -21,6 +21,7 @@ from ..running.gradebook import Entry, Gradebook, Journal, Shard, merge
 from ..running.plan import Plan
 from ..running.rejudge import Rejudging, read_expected, read_results, rejudged
 from ..running.submissions import Submission, identity
+from .class_pages import write_dashboard, write_reports
 from .planning import GradingOptions, Say, plan_for
 
 
@@ -37,6 +38,9 @@ class ClassOptions:
     skip_after_timeout: bool = False
     max_time_per_submission: float | None = None
     resume: bool = False
+    dashboard_file: Path | None = None  # the class at a glance, one page
+    reports_dir: Path | None = None  # each submission's HTML report, which the page links
+    anonymize: bool = False  # the page shows no names (nor links to reports, which do)
 
     def __post_init__(self) -> None:
         if self.resume and self.kept is None:
@@ -88,6 +92,10 @@ class ClassGrading:
         for path, render in written:
             if path is not None:
                 write_atomically(path, render(book))
+        reports = write_reports(book, options.reports_dir) if options.reports_dir else {}
+        if options.dashboard_file is not None:
+            page = options.dashboard_file
+            write_dashboard(book, page, reports=reports, anonymize=options.anonymize)
 
 
 def start_class(
@@ -102,7 +110,13 @@ def start_class(
     )
     if part is not None:
         found = batch.shard(found, part)
-    outputs = [options.json_file, options.csv_file, options.junit_file, options.summary_file]
+    outputs = [
+        options.json_file,
+        options.csv_file,
+        options.junit_file,
+        options.summary_file,
+        options.dashboard_file,
+    ]
     refuse_overwriting(outputs, [s.path for s in found], "a submission")
     plan = replace(
         plan_for(exercise, grading, say=say, submissions=[s.path for s in found]),
