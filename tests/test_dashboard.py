@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import COURSE
+from conftest import COURSE, Golden
 
 from grader.cli import cli
 from grader.commands.class_pages import report_name
@@ -68,6 +68,12 @@ def replace_case(case: Any, diagnosis: Diagnosis) -> Any:
     from dataclasses import replace
 
     return replace(case, diagnosis=diagnosis)
+
+
+def test_dashboard_golden(golden: Golden) -> None:
+    book = _book()
+    reports = {e.submission: f"reports/{report_name(e.submission)}" for e in book.entries[:2]}
+    golden("dashboard.html", render_dashboard(book, reports=reports))
 
 
 def test_the_mistake_counts_are_the_gradebooks() -> None:
