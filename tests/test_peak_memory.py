@@ -22,7 +22,7 @@ from conftest import COURSE, SCRIPTS, TESTS
 from grader.judging.records import Verdict
 from grader.render import render
 from grader.render.json import feedback_from_dict
-from grader.sandbox import Limits, Sandbox, cgroups, portable, process, treewatch
+from grader.sandbox import Limits, Sandbox, SandboxMode, cgroups, portable, process, treewatch
 from grader.sandbox.allowed import others_can_read
 from grader.sandbox.types import Isolation
 
@@ -62,6 +62,22 @@ def test_every_run_says_its_peak(sandbox: Sandbox, isolation: Isolation) -> None
     box = sandbox if isolation is Isolation.FORK else sandbox.fresh()
     run = box.run([sys.executable, str(SCRIPTS / "reads_env.py")], stdin=b"", limits=Limits())
     assert run.peak_bytes is not None and 1 << 20 < run.peak_bytes < 200 << 20
+
+
+@pytest.mark.parametrize("mode", [SandboxMode.AUTO, SandboxMode.OFF])
+@pytest.mark.parametrize("isolation", [Isolation.FORK, Isolation.FRESH])
+def test_a_run_killed_at_its_time_limit_still_says_its_peak(
+    mode: SandboxMode, isolation: Isolation
+) -> None:
+    """With namespaces the submission is the child of the run's init: killing the init first
+    let the dying namespace reap the submission unaccounted (its init ignores SIGCHLD by
+    then), and the run reported the relay's 17 MB instead of its 210."""
+    box = Sandbox.create(mode, isolation=isolation)
+    script = SCRIPTS / "alloc_200mb_then_wait.py"
+    run = box.run([sys.executable, str(script)], stdin=b"", limits=Limits(time_s=1))
+    assert run.stdout == b"held\n" and run.limit_hit is not None, run
+    assert run.peak_bytes is not None
+    assert 0.8 * HELD <= run.peak_bytes <= 1.2 * HELD, run.peak_bytes / (1 << 20)
 
 
 # --- ~200 MiB, in every report, in each environment (slow) ---
