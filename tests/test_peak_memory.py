@@ -19,9 +19,10 @@ from pathlib import Path
 import pytest
 from conftest import COURSE, SCRIPTS, TESTS
 
-from grader.judging.records import Verdict
+from grader.judging.records import CaseFeedback, Verdict, Visibility
 from grader.render import render
 from grader.render.json import feedback_from_dict
+from grader.render.text import slowest_line
 from grader.sandbox import Limits, Sandbox, SandboxMode, cgroups, portable, process, treewatch
 from grader.sandbox.allowed import others_can_read
 from grader.sandbox.types import Isolation
@@ -202,3 +203,48 @@ def test_200_mb_as_an_ordinary_user(user_folder: Path) -> None:
     }
     for isolation in ("fork", "fresh"):
         _within(_check(python, script, env, "--isolation", isolation, user=_ids()[0]))
+
+
+def _case(name: str, time_s: float, mb: float | None, shown: bool = True) -> CaseFeedback:
+    return CaseFeedback(
+        name=name,
+        title=name,
+        verdict=Verdict.PASSED,
+        message="",
+        time_s=time_s if shown else 0.0,
+        exit_code=0,
+        points=1.0,
+        max_points=1.0,
+        visibility=Visibility.VISIBLE if shown else Visibility.HIDDEN,
+        peak_bytes=None if mb is None or not shown else int(mb * (1 << 20)),
+        memory_mb=512,
+    )
+
+
+@pytest.mark.parametrize(
+    ("cases", "line"),
+    [
+        ([], ""),
+        ([_case("a", 0.1, None)], ""),  # nothing measured: no line
+        (
+            [_case("a", 0.1, 10), _case("b", 0.3, 256)],
+            "slowest: b 0.30 s, peak memory 256 MB (50% of 512 MB)\n",
+        ),
+        (
+            [_case("a", 0.1, 300), _case("b", 0.3, 256)],
+            "slowest: b 0.30 s, peak memory 256 MB (50% of 512 MB); "
+            "most memory: a 300 MB (59% of 512 MB)\n",
+        ),
+        (
+            [_case("a", 0.1, 210), _case("b", 0.3, 209)],
+            "slowest: b 0.30 s, peak memory 209 MB (41% of 512 MB)\n",
+        ),
+        # a hidden case shows neither time nor memory: never the slowest, nor the most
+        (
+            [_case("h", 9.0, 500, shown=False), _case("b", 0.3, 20)],
+            "slowest: b 0.30 s, peak memory 20 MB (4% of 512 MB)\n",
+        ),
+    ],
+)
+def test_the_slowest_case_line(cases: list[CaseFeedback], line: str) -> None:
+    assert slowest_line(tuple(cases)) == line
