@@ -564,3 +564,23 @@ def test_a_stream_that_cannot_encode_a_check_mark_gets_utf_8(encoding: str) -> N
     )
     assert done.returncode == 0, done.stderr
     assert "✓ A first sample" in done.stdout.decode("utf-8")
+
+
+def test_the_first_time_out_on_a_terminal_says_that_x_stops_there(tmp_path: Path) -> None:
+    """Issue 37: an endless loop cost one time limit per case (48-56 s) with nothing saying
+    that -x stops at the first failure (9 s). Said once, on a terminal; not with -x itself,
+    nor in a report piped or written for CI."""
+    from grader.cli.live import EXITFIRST_TIP
+
+    loop = tmp_path / "loop.py"
+    loop.write_text("while True:\n    pass\n")
+    env = {**os.environ, "GRADE_ROOT": str(COURSE), "NO_COLOR": "1"}
+    args = ["add", str(loop), "--timeout", "0.5", "-k", "01-sample", "-k", "02-negative"]
+    shown = _on_a_terminal(*args, env=env)
+    assert shown.count("timeout") >= 2 and shown.count(EXITFIRST_TIP) == 1, shown
+    one = args[:-2]  # one time-out is enough to say it, or not
+    assert EXITFIRST_TIP not in _on_a_terminal(*one, "-x", env=env)
+    piped = subprocess.run(
+        [sys.executable, "-m", "grader", *one], capture_output=True, text=True, env=env
+    )
+    assert "timeout" in piped.stdout and EXITFIRST_TIP not in piped.stdout

@@ -10,12 +10,13 @@ from typing import TextIO
 
 from rich.text import Text
 
-from ..judging.records import CaseFeedback, Feedback, FuzzFeedback
+from ..judging.records import CaseFeedback, Feedback, FuzzFeedback, Verdict
 from ..render.escape import log_safe
 from ..render.text import TextReport, ansi, fuzz_section
 
 _FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 _CLEAR = "\r\x1b[K"
+EXITFIRST_TIP = "(-x stops at the first case that fails: one time limit to wait, not one per case)"
 
 
 class Live:
@@ -29,6 +30,7 @@ class Live:
         out: TextIO,
         status: TextIO | None,
         limit_s: float | None = None,
+        tip_exitfirst: bool = False,
     ) -> None:
         self.report = TextReport(titles, verbosity, diff=diff)
         self.color = color
@@ -38,6 +40,9 @@ class Live:
         self.done = 0
         self.compile_error = False
         self.limit_s = limit_s  # each case's time limit, shown against the waiting case's time
+        # a person at a terminal, without -x: the first time-out says that -x stops there (an
+        # endless loop otherwise costs one time limit per case, 48-56 s where -x takes 9)
+        self.tip_exitfirst = tip_exitfirst
         self._since = time.monotonic()  # when the case waited for began to be waited for
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -64,7 +69,11 @@ class Live:
         """One case, as the student may see it (the grading loop applied visibility)."""
         self.done += 1
         self._since = time.monotonic()
-        self._write(self.report.case(shown, compile_error=self.compile_error))
+        out = self.report.case(shown, compile_error=self.compile_error)
+        if self.tip_exitfirst and shown.verdict is Verdict.TIMEOUT:
+            self.tip_exitfirst = False  # said once
+            out.append(f"     {EXITFIRST_TIP}\n", style="dim")
+        self._write(out)
 
     def status_line(self, frame: int, now: float) -> str:
         """The running line: how far, and how long the next case to report has been waited

@@ -223,6 +223,7 @@ def _live(shown: _Shown, check: Check) -> Live | None:
         out=sys.stdout,
         status=sys.stderr if sys.stderr.isatty() else None,
         limit_s=check.plan.limits.time_s,
+        tip_exitfirst=tty and not check.plan.stop_after_failure,
     )
 
 
