@@ -27,7 +27,6 @@ from grader.judging.records import (
     CaseFeedback,
     CaseOutcome,
     Comparison,
-    Diagnosis,
     Mismatch,
     Verdict,
     Visibility,
@@ -281,21 +280,135 @@ def test_advice_on_a_module_name_too_long_for_the_filesystem(tmp_path: Path) -> 
     assert said is None or "beside it" not in said
 
 
-def _failed(name: str, got: str, hint: str | None = None) -> CaseFeedback:
-    compared = Comparison(False, Mismatch.TOKEN, 1, 1, "2", got, "2", got)
-    case = Case(name, b"1\n", "2\n", name, hint=hint)
+def _failed(
+    name: str, got: str, hint: str | None = None, *, want: str = "2", line: int = 1
+) -> CaseFeedback:
+    compared = Comparison(False, Mismatch.TOKEN, line, 1, want, got, want, got)
+    case = Case(name, b"1\n", f"{want}\n", name, hint=hint)
     outcome = CaseOutcome(case, Verdict.WRONG_ANSWER, compared.message, 0.1, 0, got, "", compared)
     return outcome.feedback()
 
 
-def test_a_repeat_is_the_same_tokens_and_says_a_hint_not_said_above() -> None:
-    """grouping.py, for every report and the page: the same mistake is the same tokens (not
-    their shape), and a repeat still says its case's hint if no case above said it."""
+def _crash_of(name: str, stderr: str, hint: str | None = None) -> CaseFeedback:
+    case = Case(name, b"1\n", "2\n", name, hint=hint)
+    outcome = CaseOutcome(case, Verdict.RUNTIME_ERROR, "exit code 1", 0.1, 1, "", stderr)
+    return outcome.feedback()
+
+
+def _rejected(name: str, got: str, note: str) -> CaseFeedback:
+    compared = Comparison(False, Mismatch.CHECKER, note=note)
+    case = Case(name, b"1\n", "2\n", name)
+    outcome = CaseOutcome(case, Verdict.WRONG_ANSWER, compared.message, 0.1, 0, got, "", compared)
+    return outcome.feedback()
+
+
+def _timed_out(name: str, hint: str | None = None) -> CaseFeedback:
+    case = Case(name, b"1\n", "2\n", name, hint=hint)
+    return CaseOutcome(case, Verdict.TIMEOUT, "no answer within 2 s", 2.0).feedback()
+
+
+def _traceback(folder: str, line: int, error: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "/tmp/{folder}/mine.py", line {line}, in <module>\n'
+        "    w = float(x)\n"
+        f"{error}\n"
+    )
+
+
+# grouping.py's rule, for every report and the page (issue 37): one row per pair of failures,
+# whether the second is the first's mistake again
+SAME_MISTAKE = [
+    # the same place and kind of difference: one formatting bug, whatever the case's tokens
+    (
+        "a number written otherwise",
+        _failed("a", "1.5", want="1.50"),
+        _failed("b", "2", want="2.0"),
+        True,
+    ),
+    ("another number each time", _failed("a", "7", want="6"), _failed("b", "-2", want="-3"), True),
+    (
+        "another number, another line",
+        _failed("a", "7", want="6"),
+        _failed("b", "7", want="6", line=2),
+        False,
+    ),
+    (
+        "written otherwise, then wrong",
+        _failed("a", "1.5", want="1.50"),
+        _failed("b", "3", want="2"),
+        False,
+    ),
+    ("letter case", _failed("a", "Yes", want="yes"), _failed("b", "No", want="no"), True),
+    (
+        "a word, then a case",
+        _failed("a", "cat", want="dog"),
+        _failed("b", "Dog", want="dog"),
+        False,
+    ),
+    # a crash: the exception and the line that raised it, whatever the input it echoes
+    (
+        "one crash echoing each input",
+        _crash_of("a", _traceback("r1", 3, "ValueError: could not convert string to float: 'x'")),
+        _crash_of("b", _traceback("r2", 3, "ValueError: could not convert string to float: 'y'")),
+        True,
+    ),
+    (
+        "the same exception elsewhere",
+        _crash_of("a", _traceback("r1", 3, "ValueError: bad")),
+        _crash_of("b", _traceback("r1", 9, "ValueError: bad")),
+        False,
+    ),
+    (
+        "another exception there",
+        _crash_of("a", _traceback("r1", 3, "ValueError: bad")),
+        _crash_of("b", _traceback("r1", 3, "ZeroDivisionError: division by zero")),
+        False,
+    ),
+    ("two time-outs", _timed_out("a"), _timed_out("b"), True),
+    # a checker's reason, the output lines it quotes blurred: one complaint, whatever the lines
+    (
+        "a checker's one reason",
+        _rejected("a", "dog 1.25\nthe 2.5\n", "line 2: the 2.5 is higher than dog 1.25 on line 1"),
+        _rejected("b", "x 4.125\nP 7.5\n", "line 2: P 7.5 is higher than x 4.125 on line 1"),
+        True,
+    ),
+    (
+        "a checker's other reason",
+        _rejected("a", "dog 1.25\nthe 2.5\n", "line 2: the 2.5 is higher than dog 1.25 on line 1"),
+        _rejected("b", "x 4.125\n", "1 line, expected 2"),
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "same"), [r[1:] for r in SAME_MISTAKE], ids=[r[0] for r in SAME_MISTAKE]
+)
+def test_the_same_mistake_is_the_same_place_and_kind_of_difference(
+    first: CaseFeedback, then: CaseFeedback, same: bool
+) -> None:
+    placed, grouping = Grouping().place_case(first)
+    assert placed == Placement()
+    again, _ = grouping.place_case(then)
+    assert again.same_as == ("a" if same else None)
+    assert (same_mistake((first, then)) != {}) is same
+
+
+def test_a_repeat_says_a_hint_not_said_above_unless_it_crashed_or_timed_out() -> None:
+    """A wrong answer's repeat still says its case's hint if no case above said it (it may be
+    the one that names the bug); the same crash or time-out on every case is no case's point:
+    its repeats say none (issue 37: every crashed case printed its unrelated hint)."""
+    error = "ValueError: could not convert string to float: "
     cases = [
         _failed("01", "3", "one"),
-        _failed("02", "3", "two"),  # the same tokens: a repeat, with a hint of its own
-        _failed("03", "4", "one"),  # other tokens: another mistake, shown in full
-        _failed("04", "3", "one"),  # a repeat whose hint was said above
+        _failed("02", "4", "two"),  # the same kind of difference: a repeat, with its own hint
+        _failed("03", "x", "one"),  # a word for a number: another mistake, shown in full
+        _failed("04", "5", "one"),  # a repeat whose hint was said above
+        _crash_of("05", _traceback("r5", 3, error + "'a'"), "five"),  # in full, its hint too
+        _crash_of("06", _traceback("r6", 3, error + "'b'"), "six"),  # a repeat: no hint
+        _timed_out("07", "seven"),
+        _timed_out("08", "eight"),
     ]
     grouping, placed = Grouping(), []
     for c in cases:
@@ -306,13 +419,12 @@ def test_a_repeat_is_the_same_tokens_and_says_a_hint_not_said_above() -> None:
         Placement(same_as="01"),
         Placement(),
         Placement(same_as="01", hint_said=True),
+        Placement(),
+        Placement(same_as="05", hint_said=True),
+        Placement(),
+        Placement(same_as="07", hint_said=True),
     ]
-    assert same_mistake(tuple(cases)) == {n: ["01", "02", "04"] for n in ("01", "02", "04")}
+    assert same_mistake(tuple(cases))["01"] == ["01", "02", "04"]
     ungrouped, _ = Grouping().place_case(cases[0], grouped=False)
     _, again = Grouping().place_case(cases[0], grouped=False)
     assert ungrouped == Placement() and again.place_case(cases[1], grouped=False)[0] == Placement()
-    # a known mistake is named once: a later failure that is it too points to the first
-    known = Diagnosis("half_up", "rounds halves up")
-    first, grouping = Grouping().place_case(replace(cases[0], diagnosis=known))
-    later, _ = grouping.place_case(replace(cases[2], diagnosis=known))
-    assert first == Placement() and later == Placement(known_as="01")

@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 from click.testing import CliRunner
 from conftest import COURSE
 
 from grader.cli import cli
+from grader.judging.compare import digest
+from grader.judging.mistakes import Mistakes, Seen
 from grader.judging.records import Verdict, Visibility
 from grader.model.material import material
 from grader.model.resources import Root
@@ -119,8 +122,10 @@ def test_every_format_names_the_mistake(tmp_path: Path, fmt: str) -> None:
     [
         {"mistakes": {"m": {"mistake": ["not", "text"]}}},
         {"mistakes": {"m": {"mistake": 7}}},
-        {"mistakes": [], "outputs": {}},
-        {"outputs": {"01-sample": {"digest": ["m"]}}},
+        {"mistakes": [], "printed": {}},
+        {"printed": {"01-sample": {"m": ["digest"]}}},
+        {"printed": {"01-sample": {"unnamed": "digest"}}},
+        {"printed": ["01-sample"]},
     ],
 )
 def test_a_damaged_mistakes_file_counts_as_none(tmp_path: Path, damage: dict[str, object]) -> None:
@@ -136,16 +141,18 @@ def test_a_damaged_mistakes_file_counts_as_none(tmp_path: Path, damage: dict[str
     add = load_exercise("add", Root(tmp_path / "c", RootKind.EXPLICIT))
     path = tmp_path / "c" / "cases" / "add" / "public" / "mistakes.json"
     data = json.loads(path.read_text())
-    first = next(iter(data["outputs"]))
-    data["outputs"][first] = {k: "m" for k in data["outputs"][first]}
+    first = next(iter(data["printed"]))
+    data["printed"][first] = {"m": next(iter(data["printed"][first].values()))}
     path.write_text(json.dumps({**data, **damage}))
     found = load(add)
-    assert all(isinstance(d.message, str) for c in found.by_case.values() for d in c.values())
+    assert all(isinstance(t, str) for t in found.about.values())
+    assert all(isinstance(k, str) for c in found.printed.values() for k in c.values())
 
 
-def test_an_output_two_mistakes_share_names_neither() -> None:
-    """On a case where two known mistakes print the same thing, the output is no evidence of
-    either: the diagnosis named the wrong one 7 times in 29 (issue 24)."""
+def test_every_case_lists_every_mistakes_wrong_answer() -> None:
+    """mistakes.json keeps what each mistake prints on each case, those two share too (issue
+    24 dropped shared outputs; the rule now weighs every case, so it needs them), and lists a
+    case no mistake fails, so that a pass there is evidence."""
     from grader.judging.compare import digest
     from grader.model.known_mistakes import contents
 
@@ -154,7 +161,129 @@ def test_an_output_two_mistakes_share_names_neither() -> None:
         "truncates": {"03": "2\n", "05": "6\n"},
     }
     table = json.loads(
-        contents(outputs, {"half_up": "rounds up", "truncates": "cuts"}, {"03", "05"})
+        contents(outputs, {"half_up": "rounds up", "truncates": "cuts"}, {"01", "03", "05"})
     )
-    assert "03" not in table["outputs"]  # both print 2: not named
-    assert table["outputs"]["05"] == {digest("7\n"): "half_up", digest("6\n"): "truncates"}
+    assert table["printed"] == {
+        "01": {},
+        "03": {"half_up": digest("2\n"), "truncates": digest("2\n")},
+        "05": {"half_up": digest("7\n"), "truncates": digest("6\n")},
+    }
+
+
+def test_a_file_of_before_still_names_what_it_can(tmp_path: Path) -> None:
+    """A course's mistakes.json written before "printed" ("outputs": digest -> the one mistake)
+    is read as what it says."""
+    import shutil
+
+    from grader.judging.compare import digest
+    from grader.model.known_mistakes import load
+    from grader.model.resources import RootKind
+
+    shutil.copytree(COURSE, tmp_path / "c")
+    path = tmp_path / "c" / "cases" / "add" / "public" / "mistakes.json"
+    old = {"mistakes": {"m": {"mistake": "x"}}, "outputs": {"01-sample": {digest("9\n"): "m"}}}
+    path.write_text(json.dumps(old))
+    found = load(load_exercise("add", Root(tmp_path / "c", RootKind.EXPLICIT)))
+    assert found.printed["01-sample"] == {"m": digest("9\n")}
+
+
+def _seen(**cases: str | None) -> list[Seen]:
+    """Evidence: a case passed (None) or printed this output."""
+    return [
+        Seen(c, True) if out is None else Seen(c, False, digest(out)) for c, out in cases.items()
+    ]
+
+
+# Two known mistakes over three cases (issue 37): A prints "a1" on 01 and "a2" on 02 and
+# passes 03; B prints "a1" on 01 too (their outputs coincide there) and passes 02 and 03.
+RULE = Mistakes(
+    MappingProxyType({"A": "does A", "B": "does B"}),
+    MappingProxyType(
+        {
+            "01": MappingProxyType({"A": digest("a1"), "B": digest("a1")}),
+            "02": MappingProxyType({"A": digest("a2")}),
+            "03": MappingProxyType({}),
+        }
+    ),
+)
+NAMED: list[tuple[str, list[Seen], str | None, tuple[str, ...]]] = [
+    ("A on every case", _seen(**{"01": "a1", "02": "a2", "03": None}), "A", ("01", "02")),
+    ("B on every case", _seen(**{"01": "a1", "02": None, "03": None}), "B", ("01",)),
+    # what both print, and nothing more to tell them apart: neither (nor a third cause)
+    ("only the shared case", _seen(**{"01": "a1"}), None, ()),
+    # what B prints on 01, but 02 fails too, where B passes: not B (top-k's k - 1 tokens)
+    ("B's output, and another failure", _seen(**{"01": "a1", "02": "x"}), None, ()),
+    # what A prints on 01, but passes 02, where A fails: not A (a k-th distinct value cut)
+    ("A's output, but passes where A fails", _seen(**{"01": "a1", "02": None}), "B", ("01",)),
+    ("an output no mistake prints", _seen(**{"01": "z", "02": None}), None, ()),
+    ("all passed", _seen(**{"01": None, "02": None, "03": None}), None, ()),
+    # a case the table does not know (added since regen) is no evidence either way
+    ("an unknown case", _seen(**{"01": "a1", "02": "a2", "09": "q"}), "A", ("01", "02")),
+]
+
+
+@pytest.mark.parametrize(
+    ("seen", "named", "cases"), [r[1:] for r in NAMED], ids=[r[0] for r in NAMED]
+)
+def test_a_mistake_is_named_only_where_it_alone_fits_every_case(
+    seen: list[Seen], named: str | None, cases: tuple[str, ...]
+) -> None:
+    found = RULE.diagnose(seen)
+    assert (None if found is None else found.mistake) == named
+    assert (() if found is None else found.cases) == cases
+
+
+# Issue 37's misdiagnoses, as students write them, graded on top-k's public cases: the right
+# name, or none. A checker's exercise: any order of tied tokens is right, so each writes ties
+# in input order, as the known-wrong solutions do.
+_READ = "import sys\nk, *rows = sys.stdin.read().splitlines()\nk = int(k)\n"
+_RANKED = _READ + "ranked = sorted((r.split() for r in rows), key=lambda p: -float(p[1]))\n"
+TOP_K: list[tuple[str, str, str | None]] = [
+    # told "keeps logits strictly above the (k+1)-th highest": it prints k - 1 everywhere
+    ("k - 1 tokens", _RANKED + "for t, v in ranked[: k - 1]:\n    print(t, v)\n", None),
+    # told "prints k + 1 tokens": it prints every token tied at the k-th value, right elsewhere
+    (
+        "a cut at the k-th distinct value",
+        _RANKED
+        + "values = sorted({float(v) for _, v in ranked}, reverse=True)\n"
+        + "cut = values[min(k, len(values)) - 1]\n"
+        + "for t, v in ranked:\n    if float(v) >= cut:\n        print(t, v)\n",
+        None,
+    ),
+    # the JSON report named it and the text did not: every format names it now
+    (
+        "lowest logit first",
+        _RANKED + "for t, v in sorted(ranked[:k], key=lambda p: float(p[1])):\n    print(t, v)\n",
+        "ascending_order",
+    ),
+    # lowest first, but dog for a on the tie: the JSON report named ascending_order on the
+    # cases after the first, which the text report grouped under the first and never showed;
+    # it fails case 01 otherwise than ascending_order does: named in none
+    (
+        "lowest logit first, the other tied token",
+        _READ
+        + "ranked = sorted((r.split() for r in rows), key=lambda p: (float(p[1]), p[0]))\n"
+        + "for t, v in ranked[::-1][:k][::-1]:\n    print(t, v)\n",
+        None,
+    ),
+    ("k + 1 tokens", _RANKED + "for t, v in ranked[: k + 1]:\n    print(t, v)\n", "off_by_one"),
+]
+
+
+@pytest.mark.parametrize(("source", "named"), [r[1:] for r in TOP_K], ids=[r[0] for r in TOP_K])
+def test_top_k_names_the_right_mistake_or_none(
+    root: Root, sandbox: Sandbox, tmp_path: Path, source: str, named: str | None
+) -> None:
+    from grader.render import render
+    from grader.running.grading import grade
+
+    script = tmp_path / "mine.py"
+    script.write_text(source)
+    plan = prepare(load_exercise("top-k", root), sandbox=sandbox)
+    public = tuple(c for c in plan.cases if not c.secret)
+    feedback = grade(replace(plan, cases=public), script).feedback()
+    assert feedback.passed < feedback.total
+    diagnoses = json.loads(render("json", feedback))["diagnoses"]
+    assert [d["mistake"] for d in diagnoses] == ([] if named is None else [named])
+    for fmt in ("plain", "html", "github", "junit", "gradescope"):  # the same, or none in any
+        assert ("a program that" in render(fmt, feedback)) is (named is not None), fmt

@@ -12,7 +12,15 @@ from conftest import ONE_QUANTIZE_CASE, Golden, PlanFactory, script
 from rich.console import Console
 
 from grader.judging.compare import TokenComparator
-from grader.judging.records import Case, CaseOutcome, FuzzOutcome, Report, Verdict, Visibility
+from grader.judging.records import (
+    Case,
+    CaseOutcome,
+    Diagnosis,
+    FuzzOutcome,
+    Report,
+    Verdict,
+    Visibility,
+)
 from grader.model.spec import Exercise
 from grader.render import FORMATS, choose, render
 from grader.render.escape import safe
@@ -55,7 +63,12 @@ def sample_report() -> Report:
     got = "group 1: scale 0.00400 q 30 -127\n"
     comparison = TokenComparator()(expected, got)
     wrong = "line 1, token 4: expected '0.00394', got '0.00400'"
+    # the known mistake the outputs are: said once per report, in every format (issue 37)
+    known = Diagnosis(
+        "rounded_scale", "rounds the scale before quantizing", ("02-sample-small-groups",)
+    )
     return Report(
+        diagnosis=known,
         exercise="quantize",
         submission="my.py",
         started_at="2026-11-29T10:00:00",
@@ -76,6 +89,7 @@ def sample_report() -> Report:
                 stdout=got,
                 comparison=comparison,
                 hint="Each group has its own scale.",
+                diagnosis=known,
             ),
             _outcome(
                 "03-crash",

@@ -126,12 +126,10 @@ def _judged_alike(root: Root, tmp_path: Path, name: str, scripts: list[Path]) ->
                 "status": outcome.verdict.value,
                 "message": outcome.message,
                 "advice": outcome.advice,
-                "diagnosis": outcome.diagnosis and outcome.diagnosis.message,
                 "hint": feedback.hint,
                 "compiled": outcome.compiled,
                 "same_as": placed.same_as,
                 "hint_said": placed.hint_said,
-                "known_as": placed.known_as,
             }
             if outcome.verdict is Verdict.TIMEOUT:  # each clock says it in its own words
                 del here["message"]

@@ -2,7 +2,8 @@
 worker runs the program (``execute_raw``) and reports its raw run; the judge's worker, where
 no student code ever runs, judges that run (``judge_raw``) by the same code as ``grade``:
 ``judge.judge`` with the exercise's comparator (or its checker, by
-``checker.checker_verdict``'s rules), ``diagnose.explain`` and the known mistakes' digests.
+``checker.checker_verdict``'s rules), ``diagnose.explain``, and once every case is judged
+``mistakes.py``'s rule over the known mistakes' digests (``diagnose_raw``).
 A program can rebind anything of its own interpreter, so it must never hold the judge (issue
 38). This module and those it imports are copied into the site as they are.
 
@@ -36,7 +37,8 @@ from .diagnose import explain
 from .errors import GraderError
 from .grouping import Grouping, Placement, signature
 from .judge import grader_error, judge, not_compiled, syntax_error
-from .records import Case, CaseFeedback, CaseOutcome, Comparison, Diagnosis, Verdict
+from .mistakes import Mistakes, Seen
+from .records import Case, CaseFeedback, CaseOutcome, Comparison, Verdict
 from .runs import LimitHit, Limits, RunResult
 
 SHOWN = "main.py"  # the student's script, as tracebacks name it
@@ -260,13 +262,27 @@ def judge_raw(
         outcome = judge(found, _run_of(raw, cap), comparator, limits)
     except GraderError as exc:  # the checker failed: the exercise's fault, not the student's
         return _result(grader_error(found, str(exc)), earlier)
-    mistakes = dict(case.get("mistakes") or {})
+    printed = set((case.get("printed") or {}).values())
+    known = explain(outcome, Path(SHOWN), source, lambda out: digest(out) in printed)
+    return _result(known, earlier)
 
-    def known(stdout: str) -> Diagnosis | None:
-        found = mistakes.get(digest(stdout))
-        return None if found is None else Diagnosis(str(found[0]), str(found[1]))
 
-    return _result(explain(outcome, Path(SHOWN), source, known), earlier)
+def diagnose_raw(exercise: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> Any:
+    """The known mistake the page's results are, once every case is judged, by grade's own
+    rule (``mistakes.py``) over the exercise's mistakes (``site.py`` wrote them): as
+    ``grade --format json``'s ``diagnoses`` entry, or None."""
+    printed = {c["name"]: dict(c.get("printed") or {}) for c in exercise["cases"]}
+    known = Mistakes(dict(exercise.get("mistakes") or {}), printed)
+    seen = [
+        Seen(str(r["name"]), r["status"] == Verdict.PASSED.value, str(r.get("digest") or ""))
+        for r in results
+        if r.get("compiled") is not False
+        and r.get("status") in (Verdict.PASSED.value, Verdict.WRONG_ANSWER.value)
+    ]
+    found = known.diagnose(seen)
+    if found is None:
+        return None
+    return {"mistake": found.mistake, "hint": found.message, "cases": list(found.cases)}
 
 
 def run_case(
@@ -305,7 +321,9 @@ def stopped_case(
 def _placement(group: Mapping[str, Any], earlier: Earlier) -> Placement:
     grouping = Grouping()
     for case in [*earlier, group]:
-        placed, grouping = grouping.place(case["name"], case["key"], case["hint"], case["mistake"])
+        placed, grouping = grouping.place(
+            case["name"], case["key"], case["hint"], case.get("verdict") or ""
+        )
     return placed
 
 
@@ -317,7 +335,7 @@ def _group(feedback: CaseFeedback, compiled: bool) -> dict[str, Any]:
         "name": feedback.name,
         "key": None if found is None else json.dumps(found),  # JSON: it crosses to the page
         "hint": feedback.hint,
-        "mistake": None if feedback.diagnosis is None else feedback.diagnosis.mistake,
+        "verdict": feedback.verdict.value,
     }
 
 
@@ -331,8 +349,7 @@ def _result(outcome: CaseOutcome, earlier: Earlier = ()) -> dict[str, Any]:
         "compiled": outcome.compiled,  # False: the syntax error is in stderr, said once
         "group": group,
         "same_as": placed.same_as,  # a repeat of that case's mistake: a pointer to it
-        "hint_said": placed.hint_said,  # its hint was said above: not again
-        "known_as": placed.known_as,  # the case above that named its known mistake
+        "hint_said": placed.hint_said,  # its hint is not to be said (grouping.py)
         "status": outcome.verdict.value,
         "message": outcome.message,
         "time_s": outcome.time_s,
@@ -340,7 +357,8 @@ def _result(outcome: CaseOutcome, earlier: Earlier = ()) -> dict[str, Any]:
         "stderr": outcome.stderr,
         "advice": outcome.advice,
         "hint": feedback.hint,  # decided as the CLI decides it (records.HINTED)
-        "diagnosis": None if outcome.diagnosis is None else outcome.diagnosis.message,
+        # what the report's diagnosis weighs (diagnose_raw), once every case is judged
+        "digest": digest(outcome.stdout) if outcome.verdict is Verdict.WRONG_ANSWER else None,
         "line": None if c is None else c.line,
         "token": None if c is None else c.token,
         "expected_line": None if c is None else c.expected_line,

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .compare import normalise
 from .printed import last_line
-from .records import CaseOutcome, Diagnosis, Mismatch, Verdict
+from .records import CaseOutcome, Mismatch, Verdict
 
 _MISSING_MODULE = re.compile(r"^ModuleNotFoundError: No module named '([A-Za-z_][\w]*)'")
 # What a printed list, tuple or numpy array looks like at the start of a line
@@ -293,17 +293,13 @@ def advise(outcome: CaseOutcome, script: Path, source: str = "") -> str | None:
 
 
 def explain(
-    outcome: CaseOutcome,
-    script: Path,
-    source: str,
-    known: Callable[[str], Diagnosis | None],
+    outcome: CaseOutcome, script: Path, source: str, known: Callable[[str], bool]
 ) -> CaseOutcome:
-    """``outcome`` with what can be told of its cause: a wrong answer that is exactly the output
-    of a known-wrong program (``known`` of its stdout) is named, and then no rule's advice is
-    given beside it, since that guess could only repeat the cause or point elsewhere; else the
-    first rule's advice, if any. grade and the practice page both explain so."""
-    if outcome.verdict is Verdict.WRONG_ANSWER:
-        diagnosis = known(outcome.stdout)
-        if diagnosis is not None:
-            return replace(outcome, diagnosis=diagnosis, advice=None)
+    """``outcome`` with the first rule's advice, if any: grade and the practice page both
+    explain so. A wrong answer that is exactly what a known-wrong program prints on this case
+    (``known`` of its stdout) gets none: that program's mistake is its likely cause, and a
+    rule's guess could only repeat it or point elsewhere. Whether the report names that
+    mistake is the whole report's to say (``mistakes.py``): one case alone named wrong causes."""
+    if outcome.verdict is Verdict.WRONG_ANSWER and known(outcome.stdout):
+        return replace(outcome, advice=None)
     return replace(outcome, advice=advise(outcome, script, source))

@@ -100,14 +100,22 @@ class Comparison:
 
 @dataclass(frozen=True)
 class Diagnosis:
-    """A known mistake the output matches: a known-wrong solution prints exactly this."""
+    """The known mistake a submission's outputs are: a known-wrong solution prints exactly what
+    it printed on each failing case, and passes where it passed (``mistakes.py`` decides)."""
 
     mistake: str  # its id: the known-wrong solution's file name, e.g. round_half_up
     hint: str  # what the mistake is, e.g. "rounds half away from zero"
+    cases: tuple[str, ...] = ()  # the failing cases it explains, in case order
 
     @property
     def message(self) -> str:
         return f"your output is exactly that of a program that {self.hint.rstrip('.')}"
+
+    @property
+    def summary(self) -> str:
+        """The message with the cases it is about: what a report says once."""
+        on = ", ".join(self.cases)
+        return f"{self.message} (on {on})" if on else self.message
 
 
 @dataclass(frozen=True)
@@ -136,7 +144,7 @@ class CaseOutcome:
     stderr: str = ""
     comparison: Comparison | None = None
     advice: str | None = None  # a recognised mistake's targeted message (diagnose.py)
-    diagnosis: Diagnosis | None = None  # a known-wrong solution prints the same (mistakes.py)
+    diagnosis: Diagnosis | None = None  # the report's, on each case it explains (mistakes.py)
     compiled: bool = True  # False: the script does not compile, and this case never ran
     # the run's CPU time where known: unlike time_s (the wall clock), others' load leaves it be,
     # so verify's time margin reads it
@@ -402,6 +410,8 @@ class Report(_Tally):
     compile_error: str = ""  # as Python prints it, when the script does not compile: none ran
     course: Course | None = None
     fuzz: FuzzOutcome | None = None  # None: --fuzz was not asked for
+    # the known mistake the outputs are, decided once over the cases a student sees in full
+    diagnosis: Diagnosis | None = None
 
     @property
     def _scored(self) -> tuple[_Scored, ...]:
@@ -424,6 +434,7 @@ class Report(_Tally):
             compile_error=clip(self.compile_error, TEXT_MOST),
             course=self.course,
             fuzz=None if self.fuzz is None else self.fuzz.feedback(),
+            diagnosis=self.diagnosis,  # its evidence is the cases shown in full only
         )
 
 
@@ -439,6 +450,7 @@ class Feedback(_Tally):
     compile_error: str = ""  # the script's own code: always shown
     course: Course | None = None
     fuzz: FuzzFeedback | None = None
+    diagnosis: Diagnosis | None = None  # said once per report; each case it explains has it too
 
     @property
     def _scored(self) -> tuple[_Scored, ...]:

@@ -16,58 +16,90 @@ from types import MappingProxyType
 from ..files import write_atomically
 from ..judging.compare import digest
 from ..judging.mistakes import Mistakes
-from ..judging.records import Diagnosis, Report, Verdict
+from ..judging.records import Report, Verdict
 from .cases import case_names, public_folder, secret_folder
 from .spec import Exercise
 
 MISTAKES_FILE = "mistakes.json"
+Table = dict[str, dict[str, str]]  # case -> mistake id -> the digest of its wrong answer
 
 
 def _folders(exercise: Exercise) -> tuple[Path, Path]:
     return public_folder(exercise), secret_folder(exercise)
 
 
+def _read(data: Mapping[str, object], about: dict[str, str], printed: Table) -> None:
+    """One folder's file into ``about`` and ``printed``: every mistake's wrong answers per case
+    ("printed"), or a file of before that ("outputs": digest -> the one mistake printing it,
+    where it was the only one), read as what it says, and so naming less."""
+    names = data["mistakes"]
+    if not isinstance(names, Mapping):
+        raise TypeError("mistakes is a table")
+    for mistake, entry in names.items():
+        text = entry["mistake"]
+        if not isinstance(mistake, str) or not isinstance(text, str):
+            raise TypeError("a mistake's name and text are strings")
+        about[mistake] = text
+    if "printed" in data:
+        cases = data["printed"]
+        if not isinstance(cases, Mapping):
+            raise TypeError("printed is a table")
+        pairs = [(c, m, key) for c, found in cases.items() for m, key in found.items()]
+        known = list(cases)
+    else:
+        outputs = data["outputs"]
+        if not isinstance(outputs, Mapping):
+            raise TypeError("outputs is a table")
+        pairs = [(c, m, key) for c, found in outputs.items() for key, m in found.items()]
+        known = list(outputs)
+    for case in known:
+        if not isinstance(case, str):
+            raise TypeError("a case's name is a string")
+        printed.setdefault(case, {})
+    for case, mistake, key in pairs:
+        if not all(isinstance(x, str) for x in (case, mistake, key)) or mistake not in about:
+            raise TypeError("a mistake's names and digests are strings, of a mistake named")
+        printed[case][mistake] = key
+
+
 def load(exercise: Exercise) -> Mistakes:
     """The known mistakes of the cases present (a broken file counts as none: it only helps)."""
-    found: dict[str, dict[str, Diagnosis]] = {}
+    about: dict[str, str] = {}
+    printed: Table = {}
     for folder in _folders(exercise):
         try:
             data = json.loads((folder / MISTAKES_FILE).read_text(encoding="utf-8"))
-            names = data["mistakes"]
-            for case, outputs in data["outputs"].items():
-                for key, mistake in outputs.items():
-                    about = names[mistake]["mistake"]
-                    if not all(isinstance(x, str) for x in (case, key, mistake, about)):
-                        raise TypeError("a mistake's names and digests are strings")
-                    found.setdefault(case, {})[key] = Diagnosis(mistake, about)
+            if not isinstance(data, Mapping):
+                raise TypeError("the file is a table")
+            found_about: dict[str, str] = {}
+            found: Table = {}
+            _read(data, found_about, found)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue
-    return Mistakes(MappingProxyType({k: MappingProxyType(v) for k, v in found.items()}))
+        about.update(found_about)
+        printed.update(found)
+    return Mistakes(
+        MappingProxyType(about),
+        MappingProxyType({k: MappingProxyType(v) for k, v in printed.items()}),
+    )
 
 
 def contents(
     outputs: Mapping[str, Mapping[str, str]], mistakes: Mapping[str, str], cases: set[str]
 ) -> str:
     """``mistakes.json`` for ``cases``: ``outputs`` maps a wrong solution's id to what it printed
-    per case (wrong answers only); ``mistakes`` its id to the mistake it models."""
-    # An output two known mistakes both print on a case is evidence of neither: naming one
-    # there named the wrong mistake 7 times in 29; the case's own hint speaks instead.
-    by: dict[str, dict[str, set[str]]] = {}
-    for mistake, printed in sorted(outputs.items()):
-        for case, output in printed.items():
+    per case (wrong answers only); ``mistakes`` its id to the mistake it models. Every case is
+    listed, with every mistake's wrong answer on it, those two mistakes share too: the rule
+    that names one (``judging/mistakes.py``) weighs every case, passes included."""
+    printed: Table = {case: {} for case in cases}
+    for mistake, found in outputs.items():
+        for case, output in found.items():
             if case in cases:
-                by.setdefault(case, {}).setdefault(digest(output), set()).add(mistake)
-    table: dict[str, dict[str, str]] = {}
-    used: set[str] = set()
-    for case, found in by.items():
-        for key, who in found.items():
-            if len(who) == 1:
-                (mistake,) = who
-                table.setdefault(case, {})[key] = mistake
-                used.add(mistake)
+                printed[case][mistake] = digest(output)
+    used = {m for found in printed.values() for m in found}
     data = {
         "mistakes": {m: {"mistake": mistakes[m]} for m in sorted(used)},
-        "outputs": {case: dict(sorted(v.items())) for case, v in sorted(table.items())},
+        "printed": {case: dict(sorted(v.items())) for case, v in sorted(printed.items())},
     }
     return json.dumps(data, indent=1, sort_keys=True) + "\n"
 

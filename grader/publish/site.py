@@ -60,7 +60,7 @@ def build(
     for name in names:
         exercise = load_exercise(name, root)
         cases = [c for c in own_cases(exercise) if not c.secret]  # what ships, and only that
-        known = known_mistakes(exercise).by_case
+        known = known_mistakes(exercise)
         checker = exercise.compare.checker
         data = {
             "name": name,
@@ -72,6 +72,9 @@ def build(
             "checker": None
             if checker is None
             else (root.path / checker).read_text(encoding="utf-8"),
+            # what each known mistake is, and per case what it prints: the page names one as
+            # grade does, over all its cases (judging/mistakes.py, in the judge's worker)
+            "mistakes": dict(known.about),
             "cases": [
                 {
                     "name": c.name,
@@ -80,9 +83,7 @@ def build(
                     "expected": c.expected,
                     "hint": c.hint,
                     "sample": c.sample,
-                    "mistakes": {
-                        key: [d.mistake, d.hint] for key, d in known.get(c.name, {}).items()
-                    },
+                    "printed": dict(known.printed.get(c.name, {})),
                 }
                 for c in cases
             ],
@@ -104,6 +105,7 @@ def build(
             '<div class="actions"><button id="samples">Run on samples</button>'
             '<button id="grade">Grade</button><span id="python" class="note">loading Python…'
             '</span> <span id="summary"></span></div>'
+            '<div id="diagnosis"></div>'
             '<div id="results"></div>'
             f"<p class=note>Runs in this browser (Pyodide), {len(cases)} public cases, "
             f"{browser_limit_s(exercise.limits.time_s):g} s each; memory limits are not enforced "

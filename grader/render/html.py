@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 
 from ..judging.compare import TOKEN
-from ..judging.grouping import same_mistake
+from ..judging.grouping import Grouping, same_mistake
 from ..judging.records import (
     CaseFeedback,
     Comparison,
@@ -80,8 +80,6 @@ def _rows(c: CaseFeedback) -> list[tuple[str, str]]:
     if not c.details_shown:
         return [("", '<span class="note">hidden case: no input or output is shown</span>')]
     rows = [("problem", _e(safe(c.message)))]
-    if c.diagnosis is not None:
-        rows.insert(0, ("mistake", f'<span class="advice">{_e(c.diagnosis.message)}</span>'))
     if c.verdict not in (Verdict.GRADER_ERROR, Verdict.SKIPPED):
         rows.append(("input", _lines(c.input, INPUT_LINES)))
     m: Comparison | None = c.comparison
@@ -167,12 +165,15 @@ def render_html(feedback: Feedback) -> str:
             f"{_lines(feedback.compile_error, 40)}"
         )
     shown: list[str] = []
-    said: set[str] = set()
+    grouping = Grouping()  # which hints a repeat still says, as the text report has it
     for c in feedback.cases:
-        shown.append(_case(c, groups.get(c.name), bool(feedback.compile_error), c.hint in said))
-        if c.hint and not c.passed:
-            said.add(c.hint)
+        placed, grouping = grouping.place_case(c)
+        shown.append(_case(c, groups.get(c.name), bool(feedback.compile_error), placed.hint_said))
     cases = "\n".join(shown)
+    mistake = ""
+    if feedback.diagnosis is not None:  # said once, as every format says it
+        said = _e(safe(feedback.diagnosis.summary))
+        mistake = f'<p class="mistake">mistake: <span class="advice">{said}</span></p>\n'
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -186,7 +187,7 @@ def render_html(feedback: Feedback) -> str:
 <h1>{_e(feedback.exercise)} <span class="sub">· {_e(safe(feedback.submission))}</span></h1>
 <p class="summary {"ok" if ok else "bad"}">{feedback.passed}/{feedback.total} cases passed,
 {score_words(feedback)}</p>
-{compile_error}
+{mistake}{compile_error}
 {cases}{_fuzz(feedback.fuzz)}
 </body>
 </html>

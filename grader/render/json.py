@@ -51,16 +51,12 @@ def _case(c: CaseFeedback) -> dict[str, Any]:
 
 
 def _diagnoses(feedback: Feedback) -> list[dict[str, Any]]:
-    """Each known mistake the output matched, once, with the cases where it did."""
-    found: dict[str, dict[str, Any]] = {}
-    for c in feedback.cases:
-        if c.diagnosis is not None:
-            entry = found.setdefault(
-                c.diagnosis.mistake,
-                {"mistake": c.diagnosis.mistake, "hint": c.diagnosis.message, "cases": []},
-            )
-            entry["cases"].append(c.name)
-    return list(found.values())
+    """The known mistake the outputs are, with the cases it explains: one entry at most (a
+    list, as it always was; two mistakes that fit alike are named by none)."""
+    d = feedback.diagnosis
+    if d is None:
+        return []
+    return [{"mistake": d.mistake, "hint": d.message, "cases": list(d.cases)}]
 
 
 def _fuzz(fuzz: FuzzFeedback) -> dict[str, Any]:
@@ -161,6 +157,18 @@ def _peak(mb: Any) -> int | None:
     return None if mb is None else round(float(mb) * (1 << 20))
 
 
+def _report_diagnosis(data: Any) -> Diagnosis | None:
+    """The report's one diagnosis, from its ``diagnoses`` list (a gradebook of before may list
+    several, one per case's match: none of them is then the report's)."""
+    if not isinstance(data, list) or len(data) != 1:
+        return None
+    found = _diagnosis(data[0])
+    cases = data[0].get("cases")
+    if found is None or not isinstance(cases, list):
+        return None
+    return Diagnosis(found.mistake, found.hint, tuple(str(c) for c in cases))
+
+
 def _diagnosis(data: Any) -> Diagnosis | None:
     if not isinstance(data, Mapping):
         return None
@@ -176,6 +184,7 @@ def feedback_from_dict(data: Mapping[str, Any]) -> Feedback:
         cases=tuple(_case_from_dict(c) for c in data["cases"]),
         started_at=str(data["started_at"]),
         course=_course_from_dict(data.get("course")),
+        diagnosis=_report_diagnosis(data.get("diagnoses")),
     )
 
 

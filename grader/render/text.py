@@ -107,11 +107,6 @@ class TextReport:
                 _prose(out, "hint", f"this case checks: {safe(outcome.hint)}", "cyan")
             return out
         self._shown_failure = True
-        d = outcome.diagnosis
-        if d is not None:  # said once, above the details
-            known = placed.known_as
-            said = d.message if known is None else f"the known mistake of {known}, above"
-            _prose(out, "mistake", safe(said), "bold magenta")
         _details(out, outcome)
         if self.diff and outcome.details_shown and outcome.comparison is not None:
             full_diff(out, outcome.expected, outcome.stdout)
@@ -122,6 +117,8 @@ class TextReport:
         summary_style = "bold green" if feedback.passed == feedback.total else "bold red"
         out.append(f"{feedback.passed}/{feedback.total} cases passed", style=summary_style)
         out.append(f", {score_words(feedback)}{selected}\n")
+        if feedback.diagnosis is not None:  # known once every case is: said once, here
+            _prose(out, "mistake", safe(feedback.diagnosis.summary), "bold magenta")
         if self.verbosity > QUIET:
             out.append(slowest_line(feedback.cases), style="dim")
         return out
@@ -225,8 +222,8 @@ def case_details(outcome: CaseFeedback) -> str:
     if outcome.passed:
         return ""
     out = Text()
-    if outcome.diagnosis is not None:  # in place of the case's hint, which _details leaves out
-        _prose(out, "mistake", safe(outcome.diagnosis.message))
+    if outcome.diagnosis is not None:  # the report's, on each case it explains: a CI line
+        _prose(out, "mistake", safe(outcome.diagnosis.message))  # is one case's alone
     _details(out, outcome)
     return "\n".join(line[5:] for line in out.plain.splitlines()) + "\n"
 

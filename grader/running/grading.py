@@ -13,7 +13,7 @@ import signal
 import socket
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from threading import Lock
@@ -22,6 +22,7 @@ from ..judging.compare import Comparator
 from ..judging.diagnose import explain
 from ..judging.errors import GraderError, MachineBusy, SubmissionError
 from ..judging.judge import grader_error, judge, not_compiled, skipped
+from ..judging.mistakes import evidence
 from ..judging.printed import path_text
 from ..judging.records import Case, CaseFeedback, CaseOutcome, Course, Report, Verdict
 from ..judging.runs import RunResult
@@ -110,7 +111,7 @@ def run_case(
         compare = comparator if comparator is not None else comparator_for(plan, case)
         outcome = judge(case, run, compare, plan.limits)
         source = "" if text is None else text.decode("utf-8", errors="replace")
-        outcome = explain(outcome, script, source, lambda out: plan.mistakes.match(case.name, out))
+        outcome = explain(outcome, script, source, lambda out: plan.mistakes.prints(case.name, out))
     except GraderError as exc:
         outcome = grader_error(case, str(exc))
     except Exception as exc:  # one broken case must not stop the others
@@ -161,10 +162,15 @@ def report(
     compile_error: str = "",
 ) -> Report:
     root = plan.exercise.root
+    found = plan.mistakes.diagnose(evidence(outcomes))
+    if found is not None:  # each case it explains carries it too (a CI line is one case's)
+        named = set(found.cases)
+        outcomes = [replace(o, diagnosis=found) if o.case.name in named else o for o in outcomes]
     return Report(
         exercise=plan.exercise.name,
         submission=path_text(submission),
         outcomes=tuple(outcomes),
+        diagnosis=found,
         started_at=started.isoformat(timespec="seconds"),
         hostname=socket.gethostname(),
         compile_error=compile_error,

@@ -3,6 +3,7 @@
 const NAME = document.body.dataset.exercise;
 const BOOT_MS = 180000;  // loading Python itself, before the first case's clock starts
 const results = document.getElementById("results");
+const diagnosis = document.getElementById("diagnosis");  // the known mistake, once all are judged
 const summary = document.getElementById("summary");
 const python = document.getElementById("python");  // whether the next Grade's Python is loaded
 const save = (text) => localStorage.setItem("grade:" + NAME, text);
@@ -135,11 +136,6 @@ function show(box, testcase, result, checked) {
     if (first) also(first.querySelector(".details"), result.name);
     return;
   }
-  if (result.diagnosis) {  // said once per known mistake, above the details
-    const said = result.known_as != null
-      ? `the known mistake of ${result.known_as}, above` : result.diagnosis;
-    row(details, "mistake", said, "mistake");
-  }
   row(details, "problem", result.message);
   if (result.status !== "grader_error") row(details, "input", testcase.input);
   if (result.status === "wrong_answer" && checked) {  // several answers are right: no line
@@ -255,6 +251,7 @@ async function grade(exercise, cases) {
   const source = editor.get();  // what was there at the click: edits meanwhile are the next's
   for (const button of buttons) button.disabled = true;
   results.textContent = "";
+  diagnosis.textContent = "";
   summary.className = "";
   summary.textContent = "loading Python…";
   const boxes = cases.map((testcase) => {
@@ -285,8 +282,11 @@ async function grade(exercise, cases) {
   let next = 0;  // the next case the student's worker is to run
   let broken = null;  // why Python could not run here: nothing is the student's then
   const placed = [];  // each result's "group": the grader groups the next ones by them
+  const judged = [];  // what the known mistakes are weighed against, once all are judged
   const verdict = (index, result) => {
     if (result.status === "passed") passed += 1;
+    judged.push({ name: cases[index].name, status: result.status, digest: result.digest,
+                  compiled: result.compiled });
     if (result.group) placed.push(result.group);
     show(boxes[index], cases[index], result, checked);
   };
@@ -390,10 +390,25 @@ async function grade(exercise, cases) {
     summary.className = "bad";
     return;
   }
+  await named(exercise, cases, judged);
   summary.textContent = passed === cases.length
     ? `all ${cases === exercise.cases ? "public " : "sample "}cases passed (${passed}/${cases.length})`
     : `${passed}/${cases.length} cases passed`;
   summary.className = passed === cases.length ? "ok" : "bad";
+}
+
+// The known mistake every case's output is, if exactly one is (judging/mistakes.py, by the
+// judge's Python, over all the cases as grade weighs them): said once, as grade says it.
+async function named(exercise, cases, judged) {
+  const known = { mistakes: exercise.mistakes || {},
+                  cases: cases.map((c) => ({ name: c.name, printed: c.printed || {} })) };
+  let found = null;
+  try {
+    found = await askJudge({ kind: "diagnose", exercise: known, results: judged });
+  } catch (error) {
+    return;  // naming a mistake only helps: the verdicts stand without it
+  }
+  if (found) row(diagnosis, "mistake", `${found.hint} (on ${found.cases.join(", ")})`, "mistake");
 }
 
 fetch(NAME + ".json").then((response) => response.json()).then((exercise) => {

@@ -2,7 +2,8 @@
 // Python (its judging package, copied whole into py/judging/). No student code ever runs here,
 // so a program cannot rebind the judge, call the checker's callback or claim its time. The
 // page asks one thing at a time, each with an id: "judge" (a run's verdict) or "stopped" (what
-// a case the page stopped at its time limit shows); the replies carry that id.
+// a case the page stopped at its time limit shows) or "diagnose" (the known mistake all the
+// results are, once every case is judged); the replies carry that id.
 importScripts(PYODIDE_URL + "pyodide.js");
 let py = null;
 async function boot() {
@@ -14,7 +15,7 @@ async function boot() {
     py.FS.writeFile("/grade/judging/" + name, await response.text());
   }
   py.runPython("import sys; sys.path.insert(0, '/grade'); " +
-               "from judging.browser import judge_raw, stopped_case");
+               "from judging.browser import diagnose_raw, judge_raw, stopped_case");
 }
 const ready = boot();
 ready.then(() => postMessage({ kind: "ready" }),
@@ -31,6 +32,20 @@ onmessage = async (event) => {
     await ready;
   } catch (error) {
     postMessage({ kind: "error", id: ask.id, message: "Python did not load: " + error });
+    return;
+  }
+  if (ask.kind === "diagnose") {  // no case runs: the known mistakes weighed, once
+    const [about, judged] = [py.toPy(ask.exercise), py.toPy(ask.results)];
+    try {
+      const found = py.globals.get("diagnose_raw")(about, judged);
+      const result = found == null ? null : js(found);
+      postMessage({ kind: "result", id: ask.id, result });
+    } catch (error) {
+      postMessage({ kind: "error", id: ask.id, message: String(error) });
+    } finally {
+      about.destroy();
+      judged.destroy();
+    }
     return;
   }
   const checker = ask.exercise.checker || "";
