@@ -69,7 +69,7 @@ SITE_PYTHON = """
 import json, sys
 site, name, stops = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
 sys.path.insert(0, site + "/py")
-from judging.browser import run_case, stopped_case
+from judging.browser import diagnose_raw, run_case, stopped_case
 import judging.browser
 assert judging.browser.__file__.startswith(site), judging.browser.__file__
 assert not any(m == "grader" or m.startswith("grader.") for m in sys.modules), "a grader import"
@@ -84,16 +84,22 @@ for script, stopped in stops.items():  # stopped: the cases the page's clock wou
             results.append(stopped_case(case, exercise, earlier)["timeout"])
         else:
             results.append(run_case(source, case, exercise, None, earlier))
-    found[script] = results
+    # once every case is judged, the known mistake, as app.js asks the judge for it
+    known = {"mistakes": exercise["mistakes"],
+             "cases": [{"name": c["name"], "printed": c["printed"]} for c in exercise["cases"]]}
+    judged = [{"name": c["name"], "status": r["status"], "digest": r.get("digest"),
+               "compiled": r["compiled"]} for c, r in zip(exercise["cases"], results)]
+    found[script] = {"results": results, "diagnosis": diagnose_raw(known, judged)}
 print(json.dumps(found))
 """
 
 
 def _judged_alike(root: Root, tmp_path: Path, name: str, scripts: list[Path]) -> None:
-    """The site's Python gives every case the verdict, message, advice and named mistake that
-    grade gives it (grade's run in its sandbox, the site's in-process, as in the browser). A
-    case grade times out on is the one the page's clock would stop: it gets the result the
-    page shows then (``stopped_case``), and the cases below it are grouped after that one."""
+    """The site's Python gives every case the verdict, message and advice, and the whole the
+    named mistake, that grade gives it (grade's run in its sandbox, the site's in-process, as
+    in the browser). A case grade times out on is the one the page's clock would stop: it gets
+    the result the page shows then (``stopped_case``), and the cases below it are grouped
+    after that one."""
     site = tmp_path / "site"
     if not site.is_dir():
         assert CliRunner().invoke(cli, ["site", str(site), "--root", str(root.path)]).exit_code == 0
@@ -117,7 +123,12 @@ def _judged_alike(root: Root, tmp_path: Path, name: str, scripts: list[Path]) ->
     browser = json.loads(done.stdout)
     for script, report in reports.items():
         grouping = Grouping()  # as grade's text report groups them, printing as it goes
-        for outcome, there in zip(report.outcomes, browser[script], strict=True):
+        d = report.diagnosis  # the same known mistake named, or none, as grade names it
+        named = (
+            None if d is None else {"mistake": d.mistake, "hint": d.message, "cases": [*d.cases]}
+        )
+        assert browser[script]["diagnosis"] == named, Path(script).name
+        for outcome, there in zip(report.outcomes, browser[script]["results"], strict=True):
             feedback = outcome.feedback()
             placed, grouping = grouping.place_case(feedback)
             if not outcome.compiled or outcome.passed:
