@@ -380,6 +380,7 @@ async function grade(exercise, cases) {
     start();
   });
   await judging;
+  if (broken === null) await named(exercise, cases, judged);  // before the verdict is final
   if (spare === null) newSpare();  // loading while the student reads the verdicts
   for (const button of buttons) button.disabled = false;
   if (broken !== null) {
@@ -390,7 +391,6 @@ async function grade(exercise, cases) {
     summary.className = "bad";
     return;
   }
-  await named(exercise, cases, judged);
   summary.textContent = passed === cases.length
     ? `all ${cases === exercise.cases ? "public " : "sample "}cases passed (${passed}/${cases.length})`
     : `${passed}/${cases.length} cases passed`;
