@@ -188,10 +188,8 @@ def test_a_file_of_before_still_names_what_it_can(tmp_path: Path) -> None:
 
 
 def _seen(**cases: str | None) -> list[Seen]:
-    """Evidence: a case passed (None) or printed this output."""
-    return [
-        Seen(c, True) if out is None else Seen(c, False, digest(out)) for c, out in cases.items()
-    ]
+    """Evidence: a case not answered wrongly (None: passed, crashed, skipped), or this output."""
+    return [Seen(c, None if out is None else digest(out)) for c, out in cases.items()]
 
 
 # Two known mistakes over three cases (issue 37): A prints "a1" on 01 and "a2" on 02 and
@@ -215,6 +213,9 @@ NAMED: list[tuple[str, list[Seen], str | None, tuple[str, ...]]] = [
     ("B's output, and another failure", _seen(**{"01": "a1", "02": "x"}), None, ()),
     # what A prints on 01, but passes 02, where A fails: not A (a k-th distinct value cut)
     ("A's output, but passes where A fails", _seen(**{"01": "a1", "02": None}), "B", ("01",)),
+    # -x: 01 failed, 02 and 03 skipped; a crash on 02 is no wrong answer either: A, which
+    # answers 02 wrongly, is not what ran, and B fits
+    ("-x after the shared case", _seen(**{"01": "a1", "02": None, "03": None}), "B", ("01",)),
     ("an output no mistake prints", _seen(**{"01": "z", "02": None}), None, ()),
     ("all passed", _seen(**{"01": None, "02": None, "03": None}), None, ()),
     # a case the table does not know (added since regen) is no evidence either way
@@ -287,3 +288,20 @@ def test_top_k_names_the_right_mistake_or_none(
     assert [d["mistake"] for d in diagnoses] == ([] if named is None else [named])
     for fmt in ("plain", "html", "github", "junit", "gradescope"):  # the same, or none in any
         assert ("a program that" in render(fmt, feedback)) is (named is not None), fmt
+
+
+def test_one_failure_under_x_is_too_little_to_name_a_mistake(
+    root: Root, sandbox: Sandbox, tmp_path: Path
+) -> None:
+    """-x stops at top-k's case 01, where k + 1 tokens and a cut at the k-th distinct value
+    print the same: the skipped cases, which would tell them apart, rule the name out (the
+    -x tip sends students to -x, and one case's output named wrong causes)."""
+    from grader.running.grading import grade
+
+    script = tmp_path / "mine.py"
+    script.write_text(_RANKED + "for t, v in ranked[: k + 1]:\n    print(t, v)\n")
+    plan = prepare(load_exercise("top-k", root), sandbox=sandbox)
+    public = tuple(c for c in plan.cases if not c.secret)
+    report = grade(replace(plan, cases=public, stop_after_failure=True), script)
+    assert [o.verdict for o in report.outcomes][1:] == [Verdict.SKIPPED] * (len(public) - 1)
+    assert report.diagnosis is None

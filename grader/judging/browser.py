@@ -272,12 +272,12 @@ def diagnose_raw(exercise: Mapping[str, Any], results: Sequence[Mapping[str, Any
     rule (``mistakes.py``) over the exercise's mistakes (``site.py`` wrote them): as
     ``grade --format json``'s ``diagnoses`` entry, or None."""
     printed = {c["name"]: dict(c.get("printed") or {}) for c in exercise["cases"]}
+    wrong = Verdict.WRONG_ANSWER.value
     known = Mistakes(dict(exercise.get("mistakes") or {}), printed)
     seen = [
-        Seen(str(r["name"]), r["status"] == Verdict.PASSED.value, str(r.get("digest") or ""))
+        Seen(str(r["name"]), str(r.get("digest")) if r.get("status") == wrong else None)
         for r in results
-        if r.get("compiled") is not False
-        and r.get("status") in (Verdict.PASSED.value, Verdict.WRONG_ANSWER.value)
+        if r.get("compiled") is not False and r.get("status") != Verdict.GRADER_ERROR.value
     ]
     found = known.diagnose(seen)
     if found is None:

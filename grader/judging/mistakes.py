@@ -3,20 +3,22 @@ and the one rule that names a mistake in a report. Loading and writing them (``m
 beside the cases) is ``grader.model.known_mistakes``'s.
 
 A mistake is named only when it is the one known mistake that behaves as the student's program
-did on every case there is evidence of: the same output, digest for digest, on each case the
-program answered wrongly, and a right answer (or no wrong one) on each case it passed. One
-case's output alone named the wrong cause: a program that keeps k - 1 tokens prints, on a tie
-at the k-th place, what one that cuts strictly above the (k+1)-th does, and was told it did
-that; but it fails the cases without a tie too, where that mistake passes.
+did on every case there is evidence of: it answers wrongly exactly where the program did, with
+the same output digest for digest. One case's output alone named the wrong cause: a program
+that keeps k - 1 tokens prints, on a tie at the k-th place, what one that cuts strictly above
+the (k+1)-th does, and was told it did that; but it fails the cases without a tie too, where
+that mistake passes. So every case counts: a case the program passed, crashed or timed out on,
+or that ``-x`` skipped, rules out a mistake that answers it wrongly (with ``-x``, one failure is
+too little evidence to tell most mistakes apart, and none is named).
 
 Where two or more known mistakes fit every case, none is named: the cases cannot tell them
 apart, so they cannot tell a third, unknown cause apart either, and the case's hint, which
 says what it checks without guessing a cause, speaks instead (docs/students.md).
 
 Evidence is the cases whose details the student may see (a hidden case's output says nothing
-in a report, so neither may what it matched), that compiled and ran to an answer: a pass or a
-wrong answer. A crash or a time-out has its own words (its traceback, its limit); a case the
-table does not know (a case added since ``grade regen``) is no evidence either way.
+in a report, so neither may what it matched) of a program that compiled; not a grader error
+(the program's result there is not known), nor a case the table does not know (one added since
+``grade regen``).
 """
 
 from __future__ import annotations
@@ -31,11 +33,11 @@ from .records import SHOWS_DETAILS, CaseOutcome, Diagnosis, Verdict
 
 @dataclass(frozen=True)
 class Seen:
-    """One case as evidence: passed, or answered wrongly with an output of this digest."""
+    """One case as evidence: answered wrongly with an output of this digest, or (None) not
+    answered wrongly: passed, crashed, stopped or not run."""
 
     case: str
-    passed: bool
-    output: str = ""  # the digest of what it printed, for a wrong answer
+    wrong: str | None = None
 
 
 @dataclass(frozen=True)
@@ -51,18 +53,14 @@ class Mistakes:
         return digest(output) in self.printed.get(case, {}).values()
 
     def fits(self, mistake: str, seen: Iterable[Seen]) -> bool:
-        """Whether ``mistake`` behaves as the program did on every case of ``seen``."""
-        for s in seen:
-            printed = self.printed.get(s.case, {}).get(mistake)
-            if printed != (None if s.passed else s.output):
-                return False
-        return True
+        """Whether ``mistake`` answers wrongly exactly where ``seen`` did, as ``seen`` did."""
+        return all(self.printed.get(s.case, {}).get(mistake) == s.wrong for s in seen)
 
     def diagnose(self, seen: Iterable[Seen]) -> Diagnosis | None:
         """The one known mistake that fits every case of ``seen`` the table knows, when the
-        program failed one of them at least; None where none fits or several do."""
+        program answered one of them wrongly at least; None where none fits or several do."""
         known = [s for s in seen if s.case in self.printed]
-        failed = tuple(s.case for s in known if not s.passed)
+        failed = tuple(s.case for s in known if s.wrong is not None)
         if not failed:
             return None
         fitting = [m for m in sorted(self.about) if self.fits(m, known)]
@@ -73,14 +71,14 @@ class Mistakes:
 
 
 def evidence(outcomes: Iterable[CaseOutcome]) -> list[Seen]:
-    """What a report's outcomes say to ``Mistakes.diagnose``: the cases shown in full that ran
-    to an answer."""
+    """What a report's outcomes say to ``Mistakes.diagnose``: each case shown in full, of a
+    program that compiled, whose result is the program's (not a grader error)."""
     seen = []
     for o in outcomes:
         if not o.compiled or not SHOWS_DETAILS[o.case.visibility]:
             continue
-        if o.verdict is Verdict.PASSED:
-            seen.append(Seen(o.case.name, True))
-        elif o.verdict is Verdict.WRONG_ANSWER:
-            seen.append(Seen(o.case.name, False, digest(o.stdout)))
+        if o.verdict is Verdict.WRONG_ANSWER:
+            seen.append(Seen(o.case.name, digest(o.stdout)))
+        elif o.verdict is not Verdict.GRADER_ERROR:
+            seen.append(Seen(o.case.name))
     return seen
