@@ -230,3 +230,13 @@ def test_the_hint_that_names_the_bug_is_in_every_format(
         argv = [exercise, str(path), "-k", case, "--format", fmt]
         out = CliRunner().invoke(cli, argv, catch_exceptions=False).stdout
         assert said in (out if fmt != "json" else json.dumps(json.loads(out))), (fmt, out)
+
+
+def test_a_crash_echoing_each_input_is_shown_once(tmp_path: Path) -> None:
+    """Issue 37: the same ValueError at the same line, its message quoting each case's own
+    input, was printed in full once per case, each with its case's unrelated hint."""
+    echo = script(tmp_path, "x = float(input())\nprint(x)\n")
+    out = grade(echo).stdout
+    assert out.count("Traceback") == 1 and "the same mistake as 01-sample, above" in out
+    assert "could not convert string to float: '1 2 3'" in out  # the first, in full
+    assert "Negative numbers count too." not in out  # 02-negative's hint: not about a parse
