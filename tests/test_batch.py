@@ -52,12 +52,12 @@ def test_discovery_rules(klass: Path) -> None:
     assert sorted(found) == ["=cmd()", "alice", "bob", "carol", "dave", "erin", "report.pdf"]
     assert found["alice"].path == klass / "alice" / "solution.py" and found["alice"].problem is None
     assert found["dave"].problem == "is a binary file, not a Python script"
-    assert found["erin"].problem == "expected one .py file in the folder, found none"
+    assert found["erin"].problem == "expected one .py file or notebook in the folder, found none"
     named = {s.name: s for s in discover([str(klass)], expected="quantize.py")}
     assert named["erin"].problem == (
-        "expected quantize.py, or one .py file, in the folder, found none"
+        "expected quantize.py, or one .py file or notebook, in the folder, found none"
     )
-    assert found["report.pdf"].problem == "is not a Python script (.py)"
+    assert found["report.pdf"].problem == "is not a Python script (.py) nor a notebook (.ipynb)"
     # a folder holding one script is one submission named after the folder
     assert [s.name for s in discover([str(klass / "alice")])] == ["alice"]
     # quoted globs are expanded by grade itself
@@ -96,15 +96,15 @@ def test_a_linked_folder_or_file_in_a_class_is_refused(klass: Path, tmp_path: Pa
 
 def test_a_class_with_one_script_and_a_notebook_is_a_class(tmp_path: Path) -> None:
     """Newcomer: alice.py, bob.ipynb and carol.txt were one submission (alice's script, named
-    after the folder): bob and carol had no row at all."""
+    after the folder): bob and carol had no row at all. A notebook is named as a script is."""
     room = tmp_path / "class2"
     room.mkdir()
     (room / "alice.py").write_text("print(1)\n")
     (room / "bob.ipynb").write_text("{}")
     (room / "carol.txt").write_text("1\n")
     found = {s.name: s for s in discover([str(room)])}
-    assert sorted(found) == ["alice", "bob.ipynb", "carol.txt"]
-    assert found["bob.ipynb"].problem is not None and "nbconvert" in found["bob.ipynb"].problem
+    assert sorted(found) == ["alice", "bob", "carol.txt"]
+    assert found["bob"].problem == "is not a notebook: its JSON has no list of cells"
     # a student's own folder, with notes beside the script, is still one submission
     (tmp_path / "dan").mkdir()
     (tmp_path / "dan" / "quantize.py").write_text("print(1)\n")
@@ -112,17 +112,22 @@ def test_a_class_with_one_script_and_a_notebook_is_a_class(tmp_path: Path) -> No
     assert [s.name for s in discover([str(tmp_path / "dan")])] == ["dan"]
 
 
-def test_a_folder_holding_only_a_notebook_gets_the_notebooks_advice(tmp_path: Path) -> None:
+def test_a_folder_holding_only_a_notebook_is_that_students(tmp_path: Path) -> None:
     """Newcomer: in a class it said "expected one .py file in the folder, found none", and
     given alone the row was named after the notebook, not the student."""
     room = tmp_path / "subs"
     (room / "gina").mkdir(parents=True)
-    (room / "gina" / "q.ipynb").write_text("{}")
+    (room / "gina" / "q.ipynb").write_text('{"cells": []}')
     (room / "hal").mkdir()
     (room / "hal" / "quantize.py").write_text("print(1)\n")
     for found in (discover([str(room)]), discover([str(room / "gina")])):
         gina = next(s for s in found if s.name == "gina")
-        assert gina.problem is not None and "nbconvert" in gina.problem, gina
+        assert gina.problem is None and gina.text == b"" and gina.cells is not None, gina
+    (room / "gina" / "r.ipynb").write_text('{"cells": []}')  # two: neither is guessed
+    gina = next(s for s in discover([str(room)]) if s.name == "gina")
+    assert gina.problem == (
+        "expected one .py file or notebook in the folder, found q.ipynb, r.ipynb"
+    )
 
 
 def test_shards_partition_the_class(klass: Path) -> None:

@@ -136,8 +136,8 @@ def test_cases_dir_grades_other_cases(tmp_path: Path) -> None:
         (["quantise", "x.py"], "unknown exercise 'quantise'; did you mean 'quantize'?"),
         (["quantize", "does-not-exist.py"], "submission does-not-exist.py does not exist"),
         (["quantize", "."], "is a folder"),
-        (["quantize", "my.ipynb"], "jupyter nbconvert --to script"),
-        (["quantize", "notes.txt"], "is not a Python script (.py)"),
+        (["quantize", "my.ipynb"], "submission my.ipynb is not a notebook: not valid JSON"),
+        (["quantize", "notes.txt"], "is not a Python script (.py) nor a notebook (.ipynb)"),
         (["quantize", "/dev/zero"], "is not a regular file"),
     ],
 )
@@ -145,7 +145,7 @@ def test_usage_errors_exit_2_with_one_line(
     args: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "my.ipynb").write_text('{"cells": []}')
+    (tmp_path / "my.ipynb").write_text('{"cells": [')
     (tmp_path / "notes.txt").write_text("print(1)")
     result = grade_cli(*args)
     assert result.exit_code == 2

@@ -70,6 +70,9 @@ class Check:
     ) -> Report:
         """Grade ``script``; ``on_cases`` hears the cases' feedback before any fuzzing, whose
         finding is part of the report."""
+        removed = script.cells.notice() if script.cells is not None else None
+        if removed is not None:  # each version graded says what of it was not graded
+            say(removed)
         report = grade(self.plan, script, on_start=on_start, on_case=on_case)
         if self.remember:
             env = os.environ if environ is None else environ

@@ -110,6 +110,10 @@ def start_class(
     )
     if part is not None:
         found = batch.shard(found, part)
+    for sub in found:  # what of each notebook was not graded, once per student
+        removed = sub.cells.notice() if sub.cells is not None else None
+        if removed is not None:
+            say(f"{sub.name}: {removed}")
     outputs = [
         options.json_file,
         options.csv_file,

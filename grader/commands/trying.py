@@ -23,6 +23,9 @@ def try_one(
     """Run ``submission`` once on what ``read_input`` gives, read after the script (a script
     grading would refuse, this refuses the same way, before asking for any input)."""
     script = check_submission(submission, exercise.root.config.max_submission_bytes)
+    removed = script.cells.notice() if script.cells is not None else None
+    if removed is not None:
+        say(removed)
     data = read_input()
     plan = plan_for(exercise, replace(grading, jobs=1), say=say)
     return try_input(plan, script, data)

@@ -104,14 +104,12 @@ def syntax_error(source: bytes, filename: str) -> str:
 
 def not_compiled(case: Case, error: str) -> CaseOutcome:
     """The outcome of a case that did not run because the script does not compile."""
-    where = re.search(r"line (\d+)", error)
+    where = re.search(r"(?:cell \d+, )?line \d+", error)  # a notebook's cell, where it is one
     why = last_line(error).removeprefix("SyntaxError: ")
     return CaseOutcome(
         case=case,
         verdict=Verdict.RUNTIME_ERROR,
-        message=f"does not compile: line {where.group(1)}: {why}"
-        if where
-        else f"does not compile: {why}",
+        message=f"does not compile: {where[0]}: {why}" if where else f"does not compile: {why}",
         time_s=0.0,
         exit_code=1,
         stderr=error,

@@ -2,8 +2,9 @@
 
 Every case-run of every submission goes into one pool of ``plan.jobs`` workers, so the cores stay
 busy and a hung submission costs about one time limit, not one per case. One bad submission
-(unreadable, binary, not Python, a folder without exactly one script) becomes an error row; crashes
-and timeouts are ordinary feedback. Ctrl-C ends the runs in progress and keeps what was graded.
+(unreadable, binary, not Python, a folder without exactly one script or notebook) becomes an
+error row; crashes and timeouts are ordinary feedback. Ctrl-C ends the runs in progress and
+keeps what was graded.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from .gradebook import Entry, Gradebook, Shard
 from .grading import Graded, Interrupted, grade_submissions
 from .plan import Plan
 from .submissions import MAX_SUBMISSION_BYTES, Submission, linked_folder, read
+
+GRADED = (".py", ".ipynb")  # what a file a student hands in may be: a script or a notebook
 
 
 def _visible(folder: Path) -> list[Path]:
@@ -43,11 +46,12 @@ def _script_in(folder: Path, name: str, limit: int, expected: str | None) -> Sub
         return _read_as(name, folder / expected, limit)
     scripts = [p for p in _visible(folder) if p.suffix == ".py" and p.is_file()]
     notebooks = [p for p in _visible(folder) if p.suffix == ".ipynb"]
-    if not scripts and len(notebooks) == 1:  # refused, with the advice to export it
+    if not scripts and len(notebooks) == 1:  # a notebook alone: its code cells are graded
         return _read_as(name, notebooks[0], limit)
     if len(scripts) != 1:
-        found = ", ".join(p.name for p in scripts) or "none"
-        wanted = f"{expected}, or one .py file," if expected is not None else "one .py file"
+        found = ", ".join(p.name for p in scripts + notebooks) or "none"
+        one = "one .py file or notebook"
+        wanted = f"{expected}, or {one}," if expected is not None else one
         return Submission(name, folder, f"expected {wanted} in the folder, found {found}")
     return _read_as(name, scripts[0], limit)
 
@@ -57,9 +61,9 @@ def discover(
 ) -> list[Submission]:
     """Submissions from files, folders and (quoted) globs, sorted by name.
 
-    A file is one submission. A folder holding one .py file (and no sub-folders) is one submission
-    named after the folder. Any other folder given is a class: each sub-folder and file in it is
-    one. A folder a glob matches is one submission, whatever it holds.
+    A file is one submission. A folder holding one .py file or notebook (and no sub-folders) is
+    one submission named after the folder. Any other folder given is a class: each sub-folder
+    and file in it is one. A folder a glob matches is one submission, whatever it holds.
     """
     found: list[Submission] = []
     for raw in paths:
@@ -140,14 +144,13 @@ def _expand(path: Path, limit: int, expected: str | None) -> list[Submission]:
     if not path.is_dir():
         return [_read_as(str(path), path, limit)]
     children = _visible(path)
-    # one student's folder: one script or notebook (beside notes, data...), no sub-folder; a
-    # notebook is a submission of its own, refused with the advice to export it
-    scripts = sum(p.suffix in (".py", ".ipynb") for p in children)
+    # one student's folder: one script or notebook (beside notes, data...), no sub-folder
+    scripts = sum(p.suffix in GRADED for p in children)
     if scripts == 1 and not any(p.is_dir() for p in children):
         return [_from_folder(path, path.name, limit, expected)]
     found: list[Submission] = []
     for child in children:
-        name = child.name if child.is_dir() or child.suffix != ".py" else child.stem
+        name = child.name if child.is_dir() or child.suffix not in GRADED else child.stem
         if child.is_symlink():
             found.append(_linked(child, name, limit))
         elif child.is_dir():

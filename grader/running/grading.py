@@ -29,6 +29,7 @@ from ..judging.runs import RunResult
 from ..judging.timing import BUSY_RETRIES
 from .checker_runs import comparator_for
 from .compiling import compile_error
+from .notebooks import CellMap
 from .plan import Plan
 from .submissions import Submission, check_submission
 
@@ -99,10 +100,11 @@ def run_case(
     index: int = 0,
     text: bytes | None = None,
     comparator: Comparator | None = None,
+    cells: CellMap | None = None,
 ) -> CaseOutcome:
     """One case of one (checked) script, run on ``text`` (what the check read) where given,
     compared by ``comparator`` where given (else the exercise's); a fault of the grader's
-    becomes that case's verdict."""
+    becomes that case's verdict. A notebook's traceback names its cells (``cells``)."""
     refusal = budget.refusal(index) if budget is not None else None
     if refusal is not None:
         return skipped(case, refusal)
@@ -110,6 +112,8 @@ def run_case(
         run = _run_unstarved(plan, [plan.python, str(script)], case, text)
         compare = comparator if comparator is not None else comparator_for(plan, case)
         outcome = judge(case, run, compare, plan.limits)
+        if cells is not None:
+            outcome = replace(outcome, stderr=cells.relabel(outcome.stderr, str(script)))
         source = "" if text is None else text.decode("utf-8", errors="replace")
         outcome = explain(outcome, script, source, lambda out: plan.mistakes.prints(case.name, out))
     except GraderError as exc:
@@ -213,7 +217,10 @@ class _Flight:
 
 def _compile(plan: Plan, sub: Submission) -> str:
     shown = str(sub.path.resolve())
-    return compile_error(plan.runner, plan.python, shown, sub.text or b"", plan.limits)
+    error = compile_error(plan.runner, plan.python, shown, sub.text or b"", plan.limits)
+    if error and sub.cells is not None:  # "cell 4, line 2", not a line of the script
+        return sub.cells.relabel_compile_error(error, shown)
+    return error
 
 
 def _case_after_compile(
@@ -229,7 +236,7 @@ def _case_after_compile(
         return grader_error(case, f"the compile check failed: {type(exc).__name__}: {exc}")
     if error:  # no case runs: the one mistake is said once, above the cases
         return not_compiled(case, error)
-    return run_case(plan, sub.path.resolve(), case, budget, i, sub.text)
+    return run_case(plan, sub.path.resolve(), case, budget, i, sub.text, cells=sub.cells)
 
 
 def _launch(pool: Executor, plan: Plan, sub: Submission) -> _Flight:

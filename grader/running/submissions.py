@@ -1,8 +1,9 @@
 """A submission as the grader takes it: read once, checked once, and that text graded.
 
-The one rule for what can be graded (a regular .py file of UTF-8 text, not too large, not a
-link nor reached through one) and the one reader: every command reads a submission here, once,
-and every run grades the text read then (the file read again later could have been swapped).
+The one rule for what can be graded (a regular .py file of UTF-8 text, or a notebook whose code
+cells make one, not too large, not a link nor reached through one) and the one reader: every
+command reads a submission here, once, and every run grades the text read then (the file read
+again later could have been swapped).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from ..judging._compat import READ_UNLINKED
 from ..judging.errors import SubmissionError
+from .notebooks import CellMap, NotANotebook, notebook_script
 
 MAX_SUBMISSION_BYTES = 1 << 20  # a script larger than 1 MiB is not a student's exercise
 
@@ -40,14 +42,12 @@ def read_submission(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> tuple[byte
         return b"", f"is reached through {linked}, a symbolic link; give its real path"
     if not stat.S_ISREG(info.st_mode):
         return b"", "is not a regular file"  # a FIFO or a device would hang or flood the grader
-    if path.suffix == ".ipynb":
-        return b"", (
-            "is a notebook: export it with 'jupyter nbconvert --to script', then grade the .py"
-        )
-    if path.suffix != ".py":
-        return b"", "is not a Python script (.py)"
-    if info.st_size > limit:
-        return b"", f"is larger than {limit >> 10} KiB"
+    notebook = path.suffix == ".ipynb"
+    if path.suffix != ".py" and not notebook:
+        return b"", "is not a Python script (.py) nor a notebook (.ipynb)"
+    too_large = f"is larger than {limit >> 10} KiB" + (_OUTPUTS_COUNT if notebook else "")
+    if info.st_size > limit:  # a notebook's 50 MB of stored outputs are never read
+        return b"", too_large
     try:  # never through a link swapped in since the lstat
         fd = os.open(path, READ_UNLINKED | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as f:
@@ -57,14 +57,21 @@ def read_submission(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> tuple[byte
     except OSError as exc:
         return b"", f"cannot be read: {exc.strerror}"
     if len(data) > limit:
-        return b"", f"is larger than {limit >> 10} KiB"
+        return b"", too_large
     if b"\0" in data:
-        return b"", "is a binary file, not a Python script"
+        return b"", "is a binary file, not " + ("a notebook" if notebook else "a Python script")
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
         return b"", "is not UTF-8 text"
     return data, None
+
+
+# The limit is the file's, outputs and all (the whole file is read): a student can clear them
+_OUTPUTS_COUNT = (
+    " (its stored outputs count: clear them, Edit > Clear Outputs of All Cells in Jupyter, "
+    "and save)"
+)
 
 
 def linked_folder(path: Path, top: Path | None = None) -> str | None:
@@ -100,6 +107,7 @@ class Submission:
     path: Path
     problem: str | None = None
     text: bytes | None = field(default=None, repr=False, compare=False)
+    cells: CellMap | None = field(default=None, repr=False, compare=False)  # a notebook's
 
 
 def identity(sub: Submission) -> str:
@@ -111,9 +119,16 @@ def identity(sub: Submission) -> str:
 
 
 def read(path: Path, name: str | None = None, limit: int = MAX_SUBMISSION_BYTES) -> Submission:
-    """``path`` read and checked once; ``problem`` says why it cannot be graded, if so."""
+    """``path`` read and checked once; ``problem`` says why it cannot be graded, if so. A
+    notebook's text is the script its code cells make, ``cells`` where each line came from."""
     text, problem = read_submission(path, limit)
-    return Submission(name or str(path), path, problem, text if problem is None else None)
+    cells = None
+    if problem is None and path.suffix == ".ipynb":
+        try:
+            text, cells = notebook_script(text)
+        except NotANotebook as exc:
+            problem = str(exc)
+    return Submission(name or str(path), path, problem, text if problem is None else None, cells)
 
 
 def check_submission(path: Path, limit: int = MAX_SUBMISSION_BYTES) -> Submission:

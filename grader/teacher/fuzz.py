@@ -57,7 +57,7 @@ class _Oracle:
             if expected is not None:
                 case = Case(name="fuzz", input=data, expected=expected, title="fuzz")
                 script, text = self.submission.path.resolve(), self.submission.text
-                judged = run_case(self.plan, script, case, text=text)
+                judged = run_case(self.plan, script, case, text=text, cells=self.submission.cells)
                 wrong = not judged.passed and judged.verdict is not Verdict.GRADER_ERROR
                 found = judged if wrong else None
         with self._lock:

@@ -87,7 +87,7 @@ def try_input(plan: Plan, submission: Submission, data: bytes) -> Tried:
     script = submission.path.resolve()
     public = _public_case(plan, data)
     if public is not None:  # the case's own expected output, and its comparator: as grading
-        outcome = run_case(plan, script, public, text=submission.text)
+        outcome = run_case(plan, script, public, text=submission.text, cells=submission.cells)
         return Tried(outcome, public.expected, None, case=public.name)
     found = _material(plan)
     invalid = validate(found, data) if found is not None else None
@@ -110,7 +110,9 @@ def try_input(plan: Plan, submission: Submission, data: bytes) -> Tried:
     case = Case(name="your-input", input=data, expected=reference or "", title="your input")
     # without a reference there is nothing to compare with (a checker needs the expected too)
     compare = None if reference is not None else _nothing_to_compare
-    outcome = run_case(plan, script, case, text=submission.text, comparator=compare)
+    outcome = run_case(
+        plan, script, case, text=submission.text, comparator=compare, cells=submission.cells
+    )
     if reference is None:  # nor anything to have been right about
         outcome = replace(outcome, message=outcome.message.replace(RIGHT_ANYWAY, ""))
     return Tried(outcome, reference, invalid, why)
