@@ -76,5 +76,7 @@ def test_a_reason_listing_a_folders_files_is_capped(tmp_path: Path) -> None:
     (other / "add.py").write_text("print(0)\n")
     rows = {s.name: s for s in discover([str(tmp_path / "class")])}
     problem = rows["mallory"].problem
-    assert problem is not None and problem.startswith("expected one .py file or notebook in the folder")
+    assert problem is not None and problem.startswith(
+        "expected one .py file or notebook in the folder"
+    )
     assert len(problem) <= MESSAGE_MOST + 40 and "characters cut" in problem

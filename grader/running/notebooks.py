@@ -93,7 +93,7 @@ class CellMap:
             distinct = sorted(set(where))
             label = "cell" if len(distinct) == 1 else "cells"
             named.append(f"{name} ({label} {', '.join(map(str, distinct))})")
-        line = "removed IPython lines, which are not Python: " + "; ".join(named)
+        line = "IPython lines left out (not Python): " + "; ".join(named)
         return line if len(line) <= NOTICE_MOST else line[: NOTICE_MOST - 1] + "…"
 
 
