@@ -20,7 +20,7 @@ from conftest import COURSE, DATA, Golden
 
 from grader.cli import cli
 from grader.running.magics import strip_cell
-from grader.running.notebooks import CellMap, Span, notebook_script
+from grader.running.notebooks import NOTICE_MOST, CellMap, Span, notebook_script
 from grader.running.submissions import read
 
 NOTEBOOKS = DATA / "notebooks"
@@ -127,7 +127,28 @@ def test_nbformat_3_worksheets_are_read_too() -> None:
     }
     text, cells = notebook_script(json.dumps(v3).encode())
     assert text == b"pass\nprint(1)\n"
-    assert cells.where(2) == (2, 2) and cells.notice() is not None
+    assert cells.where(2) == (2, 2)
+    assert cells.notice() == "IPython lines left out (not Python): %pylab (cell 2)"
+
+
+def test_the_notice_names_each_removal_once_with_its_cells_in_one_line() -> None:
+    _, cells = notebook_script(
+        notebook(
+            code("%%bash\nls"),
+            code("!ls\n!ls\n%%bash"),
+            code("%%bash\necho"),
+            code("print(1)"),
+            *[code(f"%magic{n}") for n in range(500)],
+        )
+    )
+    notice = cells.notice()
+    assert notice is not None and "\n" not in notice and len(notice) <= NOTICE_MOST
+    assert notice.startswith(
+        "IPython lines left out (not Python): %%bash (cells 1, 3, the whole cells); "
+        "!ls (cell 2); %%bash (cell 2); %magic0 (cell 5); %magic1 (cell 6); "
+    )
+    assert notice.endswith("…")
+    assert notebook_script(notebook(code("print(1)")))[1].notice() is None
 
 
 NOT_NOTEBOOKS = [

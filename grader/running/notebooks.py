@@ -84,15 +84,15 @@ class CellMap:
         """One line naming what was removed and where, or None if nothing was."""
         if not self.removed:
             return None
-        cells: dict[str, list[int]] = {}
+        cells: dict[tuple[str, bool], list[int]] = {}
         for r in self.removed:
-            name = f"{r.what} (whole cell)" if r.whole_cell else r.what
-            cells.setdefault(name, []).append(r.cell)
+            cells.setdefault((r.what, r.whole_cell), []).append(r.cell)
         named = []
-        for name, where in cells.items():
+        for (name, whole), where in cells.items():
             distinct = sorted(set(where))
             label = "cell" if len(distinct) == 1 else "cells"
-            named.append(f"{name} ({label} {', '.join(map(str, distinct))})")
+            whole_cells = f", the whole {label}" if whole else ""
+            named.append(f"{name} ({label} {', '.join(map(str, distinct))}{whole_cells})")
         line = "IPython lines left out (not Python): " + "; ".join(named)
         return line if len(line) <= NOTICE_MOST else line[: NOTICE_MOST - 1] + "…"
 
