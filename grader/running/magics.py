@@ -39,6 +39,7 @@ class Stripped:
 
 def strip_cell(lines: list[str]) -> Stripped:
     """``lines`` (one cell's, without line ends) with IPython's lines removed."""
+    lines = _dedented(lines)
     first = next((line.strip() for line in lines if line.strip()), "")
     if first.startswith("%%"):
         name = _name(first)
@@ -63,6 +64,16 @@ def strip_cell(lines: list[str]) -> Stripped:
         removed.append(found)
         joined = line.endswith("\\")
     return Stripped(tuple(out), tuple(removed))
+
+
+def _dedented(lines: list[str]) -> list[str]:
+    """As IPython runs a cell whose first line is indented (code pasted from inside a block):
+    that line's indentation taken off every line that starts with it."""
+    first = next((line for line in lines if line.strip()), "")
+    indent = first[: len(first) - len(first.lstrip(" \t"))]
+    if not indent:
+        return lines
+    return [line[len(indent) :] if line.startswith(indent) else line for line in lines]
 
 
 def _ipython(line: str) -> str | None:

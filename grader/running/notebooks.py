@@ -13,6 +13,7 @@ tracebacks and compile errors a report shows.
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -51,9 +52,13 @@ class CellMap:
     spans: tuple[Span, ...]
     removed: tuple[Removal, ...] = ()
 
+    @functools.cached_property
+    def _firsts(self) -> list[int]:  # once: a student's stderr may hold a million "lines"
+        return [s.first for s in self.spans]
+
     def where(self, line: int) -> tuple[int, int] | None:
         """(cell, line in it) of the script's ``line``; None for no cell's (past the end)."""
-        at = bisect.bisect_right([s.first for s in self.spans], line) - 1
+        at = bisect.bisect_right(self._firsts, line) - 1
         if at < 0 or line >= self.spans[at].first + self.spans[at].count:
             return None
         span = self.spans[at]
