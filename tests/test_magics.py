@@ -48,6 +48,21 @@ MAGICS = [
     ("s = 'it''s'  # a quote 'opened\n!ls", "s = 'it''s'  # a quote 'opened\npass", ["!ls"]),
     ('s = "a \\" !b"\n%who', 's = "a \\" !b"\npass', ["%who"]),
     ("f'{x!r}'\n!ls", "f'{x!r}'\npass", ["!ls"]),
+    ('"""doc\n!not a shell line\n"""\n!ls', '"""doc\n!not a shell line\n"""\npass', ["!ls"]),
+    ("s = '''doc\n!not shell'''\n!ls", "s = '''doc\n!not shell'''\npass", ["!ls"]),
+    ('s = "a \\" ("\n!ls', 's = "a \\" ("\npass', ["!ls"]),  # an escaped quote ends nothing
+    ('x = "a" + (\n    !2)', None, []),  # brackets after a string still open
+    ("x = ((1,\n     2),\n     !3)", None, []),  # nested
+    ("x = 1  # (\n!ls", "x = 1  # (\npass", ["!ls"]),  # a comment's brackets are none
+    ("x = 1  # \\\n!ls", "x = 1  # \\\npass", ["!ls"]),  # nor its backslash
+    ("x = 1 + \\\n  2  # c\n!ls", "x = 1 + \\\n  2  # c\npass", ["!ls"]),
+    ("!pip install \\\n  numpy \\\n  scipy\n!ls", "pass\n\n\npass", ["!pip", "!ls"]),
+    # named by the first word, at most NAME_MOST characters; any whitespace indents
+    (
+        f"\x0c!ls\n%{'m' * 39} x\n%{'m' * 40}",
+        "\x0cpass\npass\npass",
+        ["!ls", "%" + "m" * 39, f"%{'m' * 38}…"],
+    ),
     # a cell pasted from inside a block runs in IPython: its first line's indentation goes
     ("\n    x = 1\n    if x:\n        !ls", "\nx = 1\nif x:\n    pass", ["!ls"]),
     ("  x = 1\n y = 2", "x = 1\n y = 2", []),  # as IPython leaves it: an IndentationError

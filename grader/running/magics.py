@@ -59,7 +59,7 @@ def strip_cell(lines: list[str]) -> Stripped:
             scanner.feed(line)
             out.append(line)
             continue
-        body = line.lstrip(" \t")
+        body = line.lstrip()
         out.append(line[: len(line) - len(body)] + "pass")
         removed.append(found)
         joined = line.endswith("\\")
@@ -78,7 +78,7 @@ def _dedented(lines: list[str]) -> list[str]:
 
 def _ipython(line: str) -> str | None:
     """The name of the IPython form ``line`` is (at a statement's start), or None for Python."""
-    body = line.strip(" \t")
+    body = line.strip()
     if body.startswith(("%", "!", "?")):
         return _name(body)
     assigned = _ASSIGNED.match(body)
