@@ -186,9 +186,30 @@ RELABELLED = [
     (f'  File "{SHOWN}x", line 2', f'  File "{SHOWN}x", line 2'),
     (f"{SHOWN}:4: SyntaxWarning: invalid", f"{SHOWN}, cell 5, line 1: SyntaxWarning: invalid"),
     ("print said line 4", "print said line 4"),
+    (f"{SHOWN}:9: SyntaxWarning: invalid", f"{SHOWN}:9: SyntaxWarning: invalid"),
 ]
 
 
 @pytest.mark.parametrize(("text", "shown"), RELABELLED)
 def test_a_line_of_the_script_is_named_by_its_cell(text: str, shown: str) -> None:
     assert CELLS.relabel(text, SHOWN) == shown
+
+
+@pytest.mark.parametrize(
+    ("error", "shown"),
+    [
+        (
+            f'  File "{SHOWN}", line 5\n    print(x)\n    ^\nIndentationError: expected an '
+            "indented block after 'if' statement on line 4\n",
+            f'  File "{SHOWN}", cell 5, line 2\n    print(x)\n    ^\nIndentationError: expected '
+            "an indented block after 'if' statement in cell 5, line 1\n",
+        ),
+        (
+            "SyntaxError: after 'if' statement on line 9\n",
+            "SyntaxError: after 'if' statement on line 9\n",
+        ),
+        ("the compiler needed more than 512 MB\n", "the compiler needed more than 512 MB\n"),
+    ],
+)
+def test_a_compile_errors_message_names_the_cell_too(error: str, shown: str) -> None:
+    assert CELLS.relabel_compile_error(error, SHOWN) == shown

@@ -69,21 +69,23 @@ class CellMap:
         ``shown`` named by its cell: ``File "work.ipynb", cell 4, line 2`` for ``line 37``."""
         name = re.escape(shown)
         frames = re.compile(rf'(File "{name}", )line (\d+)')
-        text = frames.sub(lambda m: m[1] + self._at(int(m[2]), m[0][len(m[1]) :]), text)
+        text = frames.sub(lambda m: self._said(m, m[1] + "{}", int(m[2])), text)
         warned = re.compile(rf"^({name}):(\d+): ", re.MULTILINE)  # warnings.formatwarning's
-        return warned.sub(lambda m: f"{m[1]}, {self._at(int(m[2]), f'line {m[2]}')}: ", text)
+        return warned.sub(lambda m: self._said(m, m[1] + ", {}: ", int(m[2])), text)
 
     def relabel_compile_error(self, text: str, shown: str) -> str:
         """A compile error's lines relabelled, and its message's "on line 3" (the compiler's
         "expected an indented block after 'if' statement on line 3") said as the cell's."""
         text = self.relabel(text, shown)
         body, _, last = text.rstrip("\n").rpartition("\n")
-        last = re.sub(r"\bon line (\d+)\b", lambda m: f"in {self._at(int(m[1]), m[0])}", last)
+        last = re.sub(r"\bon line (\d+)\b", lambda m: self._said(m, "in {}", int(m[1])), last)
         return f"{body}\n{last}\n" if body else f"{last}\n"
 
-    def _at(self, line: int, otherwise: str) -> str:
-        found = self.where(line)
-        return otherwise if found is None else f"cell {found[0]}, line {found[1]}"
+    def _said(self, found: re.Match[str], form: str, line: int) -> str:
+        """``form`` with the cell and line of the script's ``line``; what ``found`` matched
+        where that line is no cell's."""
+        where = self.where(line)
+        return found[0] if where is None else form.format(f"cell {where[0]}, line {where[1]}")
 
     def notice(self) -> str | None:
         """One line naming what was removed and where, or None if nothing was."""
