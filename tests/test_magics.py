@@ -52,6 +52,9 @@ MAGICS = [
     ("s = '''doc\n!not shell'''\n!ls", "s = '''doc\n!not shell'''\npass", ["!ls"]),
     ('s = "a \\" ("\n!ls', 's = "a \\" ("\npass', ["!ls"]),  # an escaped quote ends nothing
     ('x = "a" + (\n    !2)', None, []),  # brackets after a string still open
+    ('s = "a \\" (" + (\n    !x)', None, []),
+    ('s = "a\\\\" + (\n    !x)', None, []),  # an escaped backslash: the quote after it ends
+    ("s = 'abc\\\n!ls'", None, []),  # a backslash carries a one-line string on
     ("x = ((1,\n     2),\n     !3)", None, []),  # nested
     ("x = 1  # (\n!ls", "x = 1  # (\npass", ["!ls"]),  # a comment's brackets are none
     ("x = 1  # \\\n!ls", "x = 1  # \\\npass", ["!ls"]),  # nor its backslash
@@ -78,6 +81,12 @@ def test_ipython_lines_are_left_out_where_a_statement_starts(
     assert list(stripped.removed) == removed
     if graded is not None and removed:  # what was left is Python still
         compile("\n".join(stripped.lines), "cell", "exec")
+
+
+def test_a_one_line_string_left_open_ends_with_its_line() -> None:
+    """The compiler says what is wrong with that line; the next is read afresh."""
+    stripped = strip_cell(["s = 'abc", "!ls"])
+    assert stripped.lines == ("s = 'abc", "pass") and stripped.removed == ("!ls",)
 
 
 # --- reading a notebook -------------------------------------------------------------------
