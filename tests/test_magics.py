@@ -112,6 +112,14 @@ def test_only_code_cells_sources_count_whatever_else_a_cell_holds() -> None:
     ]  # fmt: skip
 
 
+def test_what_jupyter_may_leave_in_a_code_cell_is_read_as_it_runs() -> None:
+    """A byte order mark, no source at all, old Mac line ends."""
+    text, cells = notebook_script(
+        b"\xef\xbb\xbf" + notebook({"cell_type": "code"}, code("x = 1\rprint(x)"))
+    )
+    assert text == b"x = 1\nprint(x)\n" and cells.spans == (Span(1, 2, 2),)
+
+
 def test_nbformat_3_worksheets_are_read_too() -> None:
     v3 = {
         "nbformat": 3,
@@ -196,6 +204,7 @@ RELABELLED = [
     (f"{SHOWN}:4: SyntaxWarning: invalid", f"{SHOWN}, cell 5, line 1: SyntaxWarning: invalid"),
     ("print said line 4", "print said line 4"),
     (f"{SHOWN}:9: SyntaxWarning: invalid", f"{SHOWN}:9: SyntaxWarning: invalid"),
+    (f"ok\n{SHOWN}:4: SyntaxWarning: x", f"ok\n{SHOWN}, cell 5, line 1: SyntaxWarning: x"),
 ]
 
 
