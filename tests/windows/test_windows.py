@@ -207,3 +207,34 @@ def test_a_teacher_makes_a_course_on_windows(tmp_path: Path) -> None:
     site = grade("site", str(tmp_path / "site"), cwd=course)
     assert site.returncode == 0, site.stderr
     assert (tmp_path / "site" / "index.html").is_file()
+
+
+def test_peak_memory_is_the_runs_from_the_job_object(course: Path) -> None:
+    """Issue 36: a case's peak memory on Windows comes from its Job Object (PeakJobMemoryUsed):
+    a run holding 200 MiB reports within 20% of it, as on Linux."""
+    held = script(
+        course,
+        "held.py",
+        "import sys\n"
+        "held = bytearray(200 << 20)\n"
+        "for i in range(0, len(held), 4096):\n"
+        "    held[i] = 1\n"
+        "print(sum(int(x) for x in sys.stdin.readline().split()))\n",
+    )
+    done = grade("add", str(held), "--format", "json", "-k", "01", cwd=course, root=course)
+    report = json.loads(done.stdout)
+    (case,) = report["cases"]
+    assert case["status"] == "passed", done.stderr
+    if _under_wine():  # Wine keeps no job accounting (its CPU figures are the process's own)
+        assert case["peak_memory_mb"] is None, case  # nothing said rather than a wrong figure
+    else:
+        assert 0.8 * 210 <= case["peak_memory_mb"] <= 1.2 * 210, case  # 200 MiB: 210 MB
+
+
+def _under_wine() -> bool:
+    import ctypes
+
+    try:
+        return hasattr(ctypes.windll.ntdll, "wine_get_version")  # type: ignore[attr-defined]
+    except OSError:
+        return False
