@@ -57,6 +57,19 @@ def test_every_shipped_exercise_verifies(verified: dict[str, Verification], name
         assert by_name[must] is Status.OK, result.table()
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_known_mistake_fails_a_public_case(
+    verified: dict[str, Verification], name: str
+) -> None:
+    """Issue 37: a mistake met only in hidden cases shows the student titles and nothing to act
+    on; each wrong solution fails a case the student sees in full (a time-out counts: that
+    case's input is shown, and its hint)."""
+    result = verified[name]
+    missed = [c.script for c in result.caught if not c.public]
+    assert result.caught and not missed, result.table()
+
+
 def test_there_is_a_wrong_solution_per_classic_mistake(reference_dir: Path) -> None:
     assert len(wrong_solutions(reference_dir, "quantize")) >= 8
     assert len(wrong_solutions(reference_dir, "specdec")) >= 7

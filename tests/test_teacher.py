@@ -89,6 +89,47 @@ def test_verify_catches_a_wrong_solution_that_passes(course_copy: Root, sandbox:
     )
 
 
+# a mistake only the hidden case (10 20 30 40, the one sum above 50) shows
+CAPPED = '''"""Known wrong: keeps the sum in a byte-sized counter that stops at 50.
+
+expect: wrong_answer
+"""
+import sys
+print(min(50, sum(int(x) for x in sys.stdin.read().split())))
+'''
+
+
+def test_verify_says_which_public_cases_catch_each_known_mistake(
+    course_copy: Root, sandbox: Sandbox
+) -> None:
+    """Issue 37: a mistake a student can meet only in a hidden case shows them a title and
+    nothing to act on; verify names, per known mistake, the public cases that fail it, and
+    warns where none does (a warning: the exercise still verifies)."""
+    (course_copy.material / "add" / "wrong" / "capped_sum.py").write_text(CAPPED)
+    result = verify("add", course_copy, sandbox=sandbox)
+    assert check(result, "wrong solutions") == "ok 3 fail as they declare"
+    assert check(result, "public cases") == (
+        "warn 1 of 3 known mistakes fail no public case: capped_sum.py "
+        "(its mistake: keeps the sum in a byte-sized counter that stops at 50.)"
+    )
+    assert result.ok
+    assert [(c.script, c.public) for c in result.caught] == [
+        ("capped_sum.py", ()),
+        ("crashes_on_negative.py", ("02-negative",)),
+        ("drops_last_number.py", ("01-sample", "02-negative", "03-single")),
+    ]
+    listed = run("verify", "add", "--clauses", "--root", str(course_copy.path)).stdout
+    assert listed.endswith(
+        "add known mistakes:\n"
+        "  capped_sum.py: keeps the sum in a byte-sized counter that stops at 50.\n"
+        "      warn: no public case catches it\n"
+        "  crashes_on_negative.py: reads numbers as unsigned digits only.\n"
+        "      02-negative\n"
+        "  drops_last_number.py: forgets the last number.\n"
+        "      01-sample, 02-negative, 03-single\n"
+    ), listed
+
+
 def test_verify_grades_again_alone_what_a_busy_machine_made_a_grader_error(
     course_copy: Root, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
 ) -> None:

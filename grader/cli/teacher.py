@@ -86,7 +86,8 @@ def _stale_diff(item: Stale) -> str:
     "--clauses",
     "show_clauses",
     is_flag=True,
-    help="Also list each clause of the statement (clauses: in the spec) and its cases.",
+    help="Also list each clause of the statement (clauses: in the spec) and its cases, and "
+    "each known mistake (wrong/) and the public cases that catch it.",
 )
 @sandbox_option
 @root_option
@@ -100,9 +101,9 @@ def verify_command(
     input passes validate.py; the reference passes every case twice with the same
     output; every accepted solution passes every case; the slowest of them leaves a
     time margin (warns under 2x or over 10x: judges set 3x); every known-wrong
-    solution in reference/NAME/wrong/ fails with the verdict it declares; every .out
-    is what the reference prints; no title, hint or known mistake is cut off
-    mid-sentence. Exit 0 only when all hold.
+    solution in reference/NAME/wrong/ fails with the verdict it declares (and warns
+    when no public case catches it); every .out is what the reference prints; no
+    title, hint or known mistake is cut off mid-sentence. Exit 0 only when all hold.
     """
     from ..model.spec import exercise_names
     from ..teacher.verify import verify
@@ -113,9 +114,13 @@ def verify_command(
     results = [verify(name, where, sandbox=sandbox) for name in names]
     click.echo("\n".join(r.table() for r in results), nl=False)
     if show_clauses:
+        from ..teacher.catching import mistakes_listing
         from ..teacher.clauses import listing
 
         click.echo("\n" + "\n".join(listing(r.exercise, r.clauses) for r in results), nl=False)
+        click.echo(
+            "\n" + "\n".join(mistakes_listing(r.exercise, r.caught) for r in results), nl=False
+        )
     sys.exit(ExitCode.OK if all(r.ok for r in results) else ExitCode.FAILED)
 
 

@@ -3,8 +3,9 @@
 Each check is a row: the spec parses strictly; cases pair up with their metadata; every input
 passes the validator; the reference passes every case, twice, identically; every accepted
 solution passes every case; the time limit is a judges' multiple of the slowest of them; every
-known-wrong solution fails as it declares; every ``.out`` is what the reference prints; no
-title, hint or known mistake is cut off mid-sentence.
+known-wrong solution fails as it declares, and a public case (one the student sees in full)
+catches it; every ``.out`` is what the reference prints; no title, hint or known mistake is cut
+off mid-sentence.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..model.spec import Exercise, load_exercise
 from ..running.grading import grade, grade_many
 from ..running.plan import Plan, prepare
 from ..sandbox import Sandbox
+from .catching import Caught, caught_in_public
 from .clauses import Exercised, exercised
 from .wording import cut_off
 
@@ -54,6 +56,7 @@ class Verification:
     exercise: str
     checks: tuple[Check, ...]
     clauses: tuple[Exercised, ...] = ()  # the spec's clauses and their cases (--clauses)
+    caught: tuple[Caught, ...] = ()  # each known mistake's public cases (--clauses)
 
     @property
     def ok(self) -> bool:
@@ -70,9 +73,10 @@ class Verification:
 def verify(name: str, root: Root, *, sandbox: Sandbox) -> Verification:
     checks: list[Check] = []
     clauses: list[Exercised] = []
+    caught: list[Caught] = []
 
     def done() -> Verification:
-        return Verification(name, tuple(checks), tuple(clauses))
+        return Verification(name, tuple(checks), tuple(clauses), tuple(caught))
 
     try:
         exercise = load_exercise(name, root)
@@ -122,6 +126,8 @@ def verify(name: str, root: Root, *, sandbox: Sandbox) -> Verification:
         checks.append(Check("wrong solutions", Status.FAIL, str(unreadable)))
     else:
         checks.append(_wrong(wrong, others[len(accepted) :]))
+        caught += caught_in_public(wrong, others[len(accepted) :])
+        checks.append(_public(caught))
         checks.append(_mistakes(exercise, wrong, others[len(accepted) :]))
     checks.append(_wording(cases, wrong))
     return done()
@@ -307,3 +313,20 @@ def _wrong(wrong: Sequence[WrongSolution], reports: Sequence[Report]) -> Check:
     if problems:
         return Check("wrong solutions", Status.FAIL, "; ".join(problems))
     return Check("wrong solutions", Status.OK, f"{len(wrong)} fail as they declare")
+
+
+def _public(caught: Sequence[Caught]) -> Check:
+    """Every known mistake fails a public case: one met only in hidden cases shows the student a
+    title and nothing to act on (a warning: the cases are the teacher's)."""
+    if not caught:
+        return Check("public cases", Status.WARN, "no known-wrong solution to catch")
+    missed = [c for c in caught if not c.public]
+    if missed:
+        shown = "; ".join(f"{c.script} (its mistake: {c.mistake})" for c in missed[:3])
+        return Check(
+            "public cases",
+            Status.WARN,
+            f"{len(missed)} of {len(caught)} known mistakes fail no public case: {shown}",
+        )
+    every = f"each of {len(caught)} known mistakes fails a public case"
+    return Check("public cases", Status.OK, every)
