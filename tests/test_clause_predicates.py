@@ -159,6 +159,20 @@ ROWS: list[tuple[str, str, str, str]] = [
         "m 7000 16 1000 4000 10 2\n" * 2,
     ),
     ("ttft", "fewest_or_most_setups", "m 7 16 1 4 1 2\n" * 10_000, "m 7 16 1 4 1 2\n" * 9_999),
+    # every exercise: the statement allows a last line without a newline (issue 37)
+    *[
+        (name, "no_final_newline", text, text + "\n")
+        for name, text in (
+            ("quantize", "0.5 0.25\n2"),
+            ("specdec", "draft: a | target: a b"),
+            ("decode-speed", "x 7 2 1000 1"),
+            ("top-k", "1\nt0 0"),
+            ("ttft", "llama-7b 7000 16 1000 4000 100 1"),
+            ("kv-pages", "4 5\nADD A 3\nSTEP"),
+            ("prefix-cache", "4 4\nADD A 1 2 3 4 5"),
+            ("batching", "continuous 10 1 2 2\n1 0 20 3"),
+        )
+    ],
 ]
 
 

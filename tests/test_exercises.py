@@ -7,8 +7,13 @@ Nothing here counts cases: a teacher adding one must leave these tests green.
 from __future__ import annotations
 
 import importlib.util
+import random
+import subprocess
+import sys
 from collections.abc import Callable
+from decimal import Context, Decimal, localcontext
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -68,6 +73,22 @@ def test_every_known_mistake_fails_a_public_case(
     result = verified[name]
     missed = [c.script for c in result.caught if not c.public]
     assert result.caught and not missed, result.table()
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_the_reference_reads_a_last_line_without_a_newline(
+    root: Root, reference_dir: Path, name: str
+) -> None:
+    """Issue 37: every statement allows a last line without a newline, and a public case has
+    one, which the reference answers as it answers the same input with the newline."""
+    exercise = load_exercise(name, root)
+    bare = [c for c in exercise_cases(exercise) if not c.input.endswith(b"\n")]
+    assert any(not c.secret for c in bare), "no public case without a final newline"
+    case = min(bare, key=lambda c: len(c.input))
+    solution = str(reference_dir / name / "solution.py")
+    for data in (case.input, case.input + b"\n"):
+        done = subprocess.run([sys.executable, solution], input=data, capture_output=True)
+        assert (done.returncode, done.stdout.decode()) == (0, case.expected), data[-80:]
 
 
 def test_there_is_a_wrong_solution_per_classic_mistake(reference_dir: Path) -> None:
@@ -172,6 +193,7 @@ def test_short_last_group_tells_the_two_means_apart(quantize: Exercise) -> None:
     [
         ("quantize", "0.9398 0.0777\n2\n", "weight 2 (0.0777) is a tie that float64"),
         ("quantize", "0.1 -0.2\n2\n", "weight 1 (0.1) is a tie that float64"),
+        ("quantize", "134 67\n2\n", "weight 2 (67) is a tie that a 28-digit Decimal w / (m / 127)"),
         ("quantize", "\u0663.\u0665\n1\n", "line 1 must be decimal numbers"),
         ("quantize", "1e-320 1\n2\n", "line 1 must be decimal numbers"),
         ("quantize", "0.0000000001 1\n2\n", "is outside"),
@@ -193,6 +215,35 @@ def test_validators_refuse_what_correct_solutions_could_disagree_on(
         assert found is not None and why in found, found
     else:  # 3 x 2 + 5 x 1 = 11 tokens in 8 rounds: 1.375, no tie: accepted
         assert found is None
+
+
+def _validator(reference_dir: Path, name: str) -> Any:
+    found = importlib.util.spec_from_file_location(
+        f"validate_{name.replace('-', '_')}", reference_dir / name / "validate.py"
+    )
+    assert found is not None and found.loader is not None
+    module = importlib.util.module_from_spec(found)
+    found.loader.exec_module(module)
+    return module
+
+
+def test_quantize_accepts_no_input_default_precision_decimal_breaks(reference_dir: Path) -> None:
+    """Issue 37: the statement blesses Decimal arithmetic, and Python's default context (28
+    digits) rounds m / 127, so w / (m / 127) for w = m / 2 came out 63.4999... on about 1 in 8
+    valid inputs "m, m/2" (m = 134): q = 63 where the reference prints 64. Every such input
+    the validator accepts now gives 64 in every Decimal writing it checks."""
+    validate = _validator(reference_dir, "quantize")
+    rng = random.Random(37)
+    accepted = 0
+    for _ in range(400):
+        m = Decimal(rng.randint(1, 10**6)) / 10 ** rng.randint(0, 4)
+        w = m / 2
+        if validate.problem(f"{m} {w}\n2\n") is not None:
+            continue
+        accepted += 1
+        with localcontext(Context()):  # a fresh default context: 28 digits, half even
+            assert (round(w / (m / 127)), round(w * 127 / m)) == (64, 64), (m, w)
+    assert accepted > 100  # and most of them are still fine inputs
 
 
 def test_a_ratio_tie_is_refused(root: Root, reference_dir: Path) -> None:

@@ -50,7 +50,8 @@ def generate(seed: int, size: int) -> str:
         output = rng.randint(1, longest_output) if rng.random() < 0.9 else 1
         lines.append(f"{rid} {now} {prompt} {output}")
     rng.shuffle(lines)
-    return f"{mode} {base} {per_token} {per_seq} {batch}\n" + "\n".join(lines) + "\n"
+    end = "" if rng.random() < 0.25 else "\n"  # the contract allows either
+    return f"{mode} {base} {per_token} {per_seq} {batch}\n" + "\n".join(lines) + end
 
 
 if __name__ == "__main__":

@@ -75,6 +75,11 @@ def problem(text: str) -> str | None:
     return None
 
 
+def no_final_newline(text: str) -> bool:
+    """The last line ends without a newline, which the statement allows."""
+    return not text.endswith("\n")
+
+
 if __name__ == "__main__":
     why = problem(sys.stdin.read())
     if why:

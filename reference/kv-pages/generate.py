@@ -53,7 +53,7 @@ def generate(seed: int, size: int) -> str:
         else:
             manager.step()
             lines.append("STEP")
-    return "\n".join(lines[: events + 1]) + "\n"
+    return "\n".join(lines[: events + 1]) + ("" if rng.random() < 0.25 else "\n")
 
 
 if __name__ == "__main__":

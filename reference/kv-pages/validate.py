@@ -288,6 +288,11 @@ def nothing_running(text: str) -> bool:
     return _seen(text, "none_running")
 
 
+def no_final_newline(text: str) -> bool:
+    """The last line ends without a newline, which the statement allows."""
+    return not text.endswith("\n")
+
+
 if __name__ == "__main__":
     why = problem(sys.stdin.read())
     if why:

@@ -68,7 +68,7 @@ def generate(seed: int, size: int) -> str:
         order.append(name)
         seen.append(prompt)
         lines.append(f"ADD {name} {' '.join(prompt)}")
-    return "\n".join(lines[: events + 1]) + "\n"
+    return "\n".join(lines[: events + 1]) + ("" if rng.random() < 0.25 else "\n")
 
 
 if __name__ == "__main__":

@@ -301,6 +301,11 @@ def a_count_of_one(text: str) -> bool:
     )
 
 
+def no_final_newline(text: str) -> bool:
+    """The last line ends without a newline, which the statement allows."""
+    return not text.endswith("\n")
+
+
 if __name__ == "__main__":
     why = problem(sys.stdin.read())
     if why:

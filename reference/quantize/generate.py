@@ -42,7 +42,7 @@ def generate(seed: int, size: int) -> str:
         weights[start : start + group] = chunk
     while (found := first_fragile(weights, group)) is not None:  # the mean, rarely
         weights[found[0] if found[0] >= 0 else rng.randrange(size)] = _weight(rng)
-    return " ".join(weights) + f"\n{group}\n"
+    return " ".join(weights) + f"\n{group}" + ("" if rng.random() < 0.25 else "\n")
 
 
 if __name__ == "__main__":

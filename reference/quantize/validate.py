@@ -3,11 +3,13 @@
 Beyond the format, an input is refused when correct solutions could disagree on it. Every
 reasonable way of writing q = round(w / scale) must give the same integer: in float64 the
 direct w / (m / 127), w * 127 / m, w / m * 127, the reciprocal w * (127 / m) and
-w * (1 / scale); exactly (integers here, as fractions.Fraction would); and a 60-digit
-decimal.Decimal w / (m / 127) and w * 127 / m. So a decimal tie (0.0777 * 127 / 0.9398 is
-10.5 exactly, 10.499999... or 10.500000...1 in float64 depending on the writing) is refused,
-and so is any w / scale within float error of a .5 boundary; a deliberate binary tie (2.5 in
-a group whose largest |w| is 127: exact in every writing) is kept.
+w * (1 / scale); exactly (integers here, as fractions.Fraction would); and in decimal.Decimal
+w / (m / 127) and w * 127 / m, at Python's default 28 digits and at 60 (in Decimal the other
+writings break even binary ties: 2.5 / 127 * 127 is 2.4999...). So a decimal tie
+(0.0777 * 127 / 0.9398 is 10.5 exactly, 10.499999... or 10.500000...1 in float64 depending
+on the writing) is refused, and so is any w / scale within float error of a .5 boundary; a
+deliberate binary tie (2.5 in a group whose largest |w| is 127: exact in every writing
+checked) is kept.
 
 The scale and the mean error, printed to 5 decimals, must print the same in float64 (any
 order of summation), as a 60-digit Decimal and exactly: each stays clear of a rounding
@@ -16,7 +18,7 @@ boundary (a 5-decimal half-unit) by more than float64's worst-case error on it.
 
 import re
 import sys
-from decimal import ROUND_HALF_EVEN, Context, Decimal
+from decimal import ROUND_HALF_EVEN, Context, Decimal, localcontext
 from fractions import Fraction
 
 NUMBER = re.compile(r"-?([0-9]+(\.[0-9]*)?|\.[0-9]+)")  # ASCII digits only
@@ -29,6 +31,9 @@ NEAR_TIE = Fraction(1, 10**9)  # |w / scale - (k + 0.5)| below it, and not 0: a 
 UNIT = Fraction(1, 10**5)  # the printed values' last place
 U = Fraction(1, 2**53)  # float64's unit roundoff
 DECIMAL = Context(prec=60, rounding=ROUND_HALF_EVEN)
+# the Decimal contexts a solution may divide in: Python's default (decimal.DefaultContext: 28
+# digits, which "m, m/2" with m = 134 rounds to 63.4999...: q = 63, not 64), and 60 digits
+CONTEXTS = (("a 28-digit", Context(prec=28, rounding=ROUND_HALF_EVEN)), ("a 60-digit", DECIMAL))
 WRITINGS = (
     ("w / (m / 127)", lambda w, m: w / (m / 127)),
     ("w * 127 / m", lambda w, m: w * 127 / m),
@@ -62,9 +67,14 @@ def _tie_breaker(text: str, top: str, q: int) -> str | None:
     """How a writing of w / scale rounds a tie otherwise than exact arithmetic, or None."""
     w, m = float(text), abs(float(top))
     dw, dm = Decimal(text), abs(Decimal(top))
-    found = [(f"float64 {name}", round(writing(w, m))) for name, writing in WRITINGS]
-    found.append(("a 60-digit Decimal w / (m / 127)", DECIMAL.divide(dw, DECIMAL.divide(dm, 127))))
-    found.append(("a 60-digit Decimal w * 127 / m", DECIMAL.divide(DECIMAL.multiply(dw, 127), dm)))
+    found: list[tuple[str, Decimal | int]] = [
+        (f"float64 {name}", round(writing(w, m))) for name, writing in WRITINGS
+    ]
+    for digits, context in CONTEXTS:
+        with localcontext(context):  # the operators below round to its digits
+            found += [
+                (f"{digits} Decimal {name}", writing(dw, dm)) for name, writing in WRITINGS[:2]
+            ]
     for name, value in found:
         got = int(Decimal(value).to_integral_value(rounding=ROUND_HALF_EVEN))
         if got != q:
@@ -316,6 +326,11 @@ def huge_weight(text: str) -> bool:
 def twelve_digit_weight(text: str) -> bool:
     """A weight with 12 significant digits, the most allowed: float32 keeps about 7."""
     return any(_digits(w) == MAX_DIGITS for w in _parsed(text)[0])
+
+
+def no_final_newline(text: str) -> bool:
+    """The last line ends without a newline, which the statement allows."""
+    return not text.endswith("\n")
 
 
 if __name__ == "__main__":

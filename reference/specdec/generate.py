@@ -61,7 +61,7 @@ def generate(seed: int, size: int) -> str:
         lines.append(f"draft: {' '.join(draft)} | target: {' '.join(target)}")
         if then_blank:
             lines.append("")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + ("" if rng.random() < 0.25 else "\n")
 
 
 if __name__ == "__main__":

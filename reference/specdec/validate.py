@@ -131,6 +131,11 @@ def ratio_tie(text: str) -> bool:
     return exact.denominator == 2
 
 
+def no_final_newline(text: str) -> bool:
+    """The last line ends without a newline, which the statement allows."""
+    return not text.endswith("\n")
+
+
 if __name__ == "__main__":
     why = problem(sys.stdin.read())
     if why:

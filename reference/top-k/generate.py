@@ -1,7 +1,9 @@
 """Seeded random inputs for top-k: ``generate(seed, size)``, or run: generate.py SEED SIZE.
 
 SIZE tokens with logits drawn from few values, so that many are equal, each written in one of
-its decimal forms (1.5, 1.50, 1.500); k is chosen where the k-th place is tied when it can be.
+its decimal forms (1.5, 1.50, 1.500); about one in four has 3 or 4 decimals of its own (1.5037),
+as the contract allows: a program that keys on hundredths must meet it. k is chosen where the
+k-th place is tied when it can be.
 """
 
 import random
@@ -21,11 +23,11 @@ def _token(rng: random.Random) -> str:
     return word.capitalize() if rng.random() < 0.1 else word
 
 
-def _written(hundredths: int, rng: random.Random) -> str:
-    """``hundredths / 100`` as a decimal with 0 to 4 places, trailing zeros chosen at random."""
-    sign = "-" if hundredths < 0 else ""
-    whole, part = divmod(abs(hundredths), 100)
-    digits = f"{part:02d}".rstrip("0")
+def _written(units: int, rng: random.Random) -> str:
+    """``units / 10**4`` as a decimal with 0 to 4 places, trailing zeros chosen at random."""
+    sign = "-" if units < 0 else ""
+    whole, part = divmod(abs(units), 10**4)
+    digits = f"{part:04d}".rstrip("0")
     places = rng.randint(len(digits), 4)
     if places == 0:
         return f"{sign}{whole}"
@@ -41,12 +43,14 @@ def generate(seed: int, size: int) -> str:
     while len(tokens) < size:
         token = _token(rng)
         if token not in tokens:
-            tokens[token] = rng.randint(-spread, spread) * rng.choice([1, 5, 25])
+            hundredths = rng.randint(-spread, spread) * rng.choice([1, 5, 25])
+            finer = rng.randint(-99, 99) if rng.random() < 0.25 else 0  # |logit| stays < 1000
+            tokens[token] = hundredths * 100 + finer
     ranked = sorted(tokens.values(), reverse=True)
     tied = [k for k in range(1, size) if ranked[k - 1] == ranked[k]]
     k = rng.choice(tied) if tied else rng.randint(1, size)
     lines = [str(k)] + [f"{t} {_written(h, rng)}" for t, h in tokens.items()]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + ("" if rng.random() < 0.25 else "\n")
 
 
 if __name__ == "__main__":

@@ -157,6 +157,11 @@ def tie_at_k(text: str) -> bool:
     return k < len(ranked) and ranked[k - 1] == ranked[k]
 
 
+def no_final_newline(text: str) -> bool:
+    """The last line ends without a newline, which the statement allows."""
+    return not text.endswith("\n")
+
+
 if __name__ == "__main__":
     why = problem(sys.stdin.buffer.read())
     if why:

@@ -185,6 +185,11 @@ def fewest_or_most_setups(text: str) -> bool:
     return len(_setups(text)) in (1, MAX_SETUPS)
 
 
+def no_final_newline(text: str) -> bool:
+    """The last line ends without a newline, which the statement allows."""
+    return not text.endswith("\n")
+
+
 if __name__ == "__main__":
     why = problem(sys.stdin.read())
     if why:
