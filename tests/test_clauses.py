@@ -17,7 +17,7 @@ from grader.model.material import material
 from grader.model.resources import Root
 from grader.model.spec import Clause, load_exercise
 from grader.sandbox import Sandbox
-from grader.teacher.clauses import exercised
+from grader.teacher.clauses import exercised, never_generated
 from grader.teacher.verify import Status, verify
 
 PREDICATES = """
@@ -134,6 +134,34 @@ def test_verify_fails_a_clause_that_checks_nothing_real(
     row = next(c for c in result.checks if c.name == "clauses")
     assert row.status is Status.FAIL and "exports no predicate tiny" in row.detail, row.detail
     assert not result.ok
+
+
+def test_verify_says_which_clauses_no_generated_input_exercises(
+    course_copy: Root, sandbox: Sandbox
+) -> None:
+    """Issue 37: fuzzing and mutants try only what generate.py makes (top-k's wrote logits to
+    hundredths only): a clause whose predicate holds of no generated input is named. add's
+    generator draws numbers from -1000 to 1000, never a huge input."""
+    _with_clauses(course_copy)
+    exercise = load_exercise("add", course_copy)
+    assert [c.text for c in never_generated(exercise, material(exercise))] == [
+        "and print their sum."
+    ]
+    result = verify("add", course_copy, sandbox=sandbox)
+    row = next(c for c in result.checks if c.name == "generated inputs")
+    assert (row.status, row.detail) == (
+        Status.WARN,
+        "1 of 2 clauses with a predicate hold of none of 24 generated inputs: "
+        "'and print their sum.'",
+    )
+    assert result.ok  # a warning: the generator is the teacher's
+    predicates = course_copy.material / "add" / "validate.py"
+    predicates.write_text(predicates.read_text().replace("> 10**6", "> 3"))
+    row = next(c for c in verify("add", course_copy, sandbox=sandbox).checks if c.name == row.name)
+    assert (row.status, row.detail) == (
+        Status.OK,
+        "each of 2 clauses with a predicate holds of a generated input",
+    )
 
 
 # each exercise's central rule: the clause the statement is about, and a known-wrong solution

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ..judging.records import Report
 from ..model.material import WrongSolution
+from .checks import Check, Status
 
 
 @dataclass(frozen=True)
@@ -46,3 +47,20 @@ def mistakes_listing(name: str, caught: Sequence[Caught]) -> str:
         lines.append(f"  {item.script}: {item.mistake}")
         lines.append(f"      {', '.join(item.public) or 'warn: no public case catches it'}")
     return "\n".join(lines) + "\n"
+
+
+def public_check(caught: Sequence[Caught]) -> Check:
+    """Every known mistake fails a public case: one met only in hidden cases shows the student a
+    title and nothing to act on (a warning: the cases are the teacher's)."""
+    if not caught:
+        return Check("public cases", Status.WARN, "no known-wrong solution to catch")
+    missed = [c for c in caught if not c.public]
+    if missed:
+        shown = "; ".join(f"{c.script} (its mistake: {c.mistake})" for c in missed[:3])
+        return Check(
+            "public cases",
+            Status.WARN,
+            f"{len(missed)} of {len(caught)} known mistakes fail no public case: {shown}",
+        )
+    every = f"each of {len(caught)} known mistakes fails a public case"
+    return Check("public cases", Status.OK, every)

@@ -2,7 +2,10 @@
 
 A clause names its cases, or a predicate ``validate.py`` exports, true of an input that
 exercises it, or both; ``grade verify`` says which clauses no case exercises, and ``--clauses``
-lists them all. The predicates are the teacher's own code: run as the validator is, in a
+lists them all. It also runs the predicates over inputs from ``generate.py``: a clause no
+generated input exercises is one ``--fuzz`` and ``grade mutants`` never try (issue 37: a top-k
+generator writing logits to hundredths let a program keyed on hundredths pass every input).
+The predicates are the teacher's own code: run as the validator is, in a
 subprocess of their own, never in the grader's process.
 """
 
@@ -16,8 +19,9 @@ from dataclasses import dataclass
 
 from ..judging.errors import ExerciseError
 from ..judging.records import Case
-from ..model.material import TOOL_TIMEOUT_S, Material
+from ..model.material import TOOL_TIMEOUT_S, Material, generate
 from ..model.spec import Clause, Exercise
+from .checks import Check, Status
 
 # reads {"predicates": [...], "inputs": [...]} on stdin, prints {predicate: [input index, ...]}
 # or {"missing": [...]}; the validator's folder first on sys.path, as when it runs (it checks
@@ -54,7 +58,8 @@ def exercised(exercise: Exercise, teacher: Material, cases: Sequence[Case]) -> l
         if unknown:
             raise ExerciseError(exercise.spec_path, f"clause names no such case: {unknown[0]}")
     predicates = sorted({c.holds for c in exercise.clauses if c.holds is not None})
-    holding = _run(teacher, predicates, cases) if predicates else {}
+    texts = [c.input.decode("utf-8", "replace") for c in cases]
+    holding = _run(teacher, predicates, texts) if predicates else {}
     return [
         Exercised(
             clause,
@@ -81,11 +86,23 @@ def listing(name: str, found: Sequence[Exercised]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _run(teacher: Material, predicates: list[str], cases: Sequence[Case]) -> dict[str, set[int]]:
-    request = {
-        "predicates": predicates,
-        "inputs": [c.input.decode("utf-8", "replace") for c in cases],
-    }
+# the generated inputs verify tries: small sizes (a max-size clause is the cases' to reach)
+GENERATED = tuple((seed, (1, 2, 3, 5, 10, 20, 50, 200)[seed % 8]) for seed in range(1, 25))
+
+
+def never_generated(exercise: Exercise, teacher: Material) -> list[Clause]:
+    """The clauses with a predicate that holds of none of the ``GENERATED`` inputs of
+    ``generate.py`` (``ExerciseError`` when it fails); a clause without one is not checked."""
+    predicates = sorted({c.holds for c in exercise.clauses if c.holds is not None})
+    if not predicates:
+        return []
+    texts = [generate(teacher, seed, size).decode("utf-8", "replace") for seed, size in GENERATED]
+    holding = _run(teacher, predicates, texts)
+    return [c for c in exercise.clauses if c.holds is not None and not holding[c.holds]]
+
+
+def _run(teacher: Material, predicates: list[str], texts: Sequence[str]) -> dict[str, set[int]]:
+    request = {"predicates": predicates, "inputs": list(texts)}
     argv = [sys.executable, "-c", _PROGRAM, str(teacher.folder)]
     try:
         done = subprocess.run(
@@ -100,3 +117,27 @@ def _run(teacher: Material, predicates: list[str], cases: Sequence[Case]) -> dic
     if "missing" in found:
         raise ExerciseError(teacher.validator, f"exports no predicate {found['missing'][0]}")
     return {name: set(indexes) for name, indexes in found.items()}
+
+
+def generated_check(exercise: Exercise, teacher: Material) -> list[Check]:
+    """Every clause with a predicate holds of some input ``generate.py`` makes: fuzzing and
+    ``grade mutants`` try only what it makes (a warning: the generator is the teacher's)."""
+    if not teacher.generator.is_file() or not any(c.holds for c in exercise.clauses):
+        return []
+    try:
+        bare = never_generated(exercise, teacher)
+    except ExerciseError as exc:
+        return [Check("generated inputs", Status.FAIL, str(exc))]
+    checked = sum(1 for c in exercise.clauses if c.holds is not None)
+    if bare:
+        shown = "; ".join(repr(c.text) for c in bare[:3])
+        return [
+            Check(
+                "generated inputs",
+                Status.WARN,
+                f"{len(bare)} of {checked} clauses with a predicate hold of none of "
+                f"{len(GENERATED)} generated inputs: {shown}",
+            )
+        ]
+    detail = f"each of {checked} clauses with a predicate holds of a generated input"
+    return [Check("generated inputs", Status.OK, detail)]

@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..judging._compat import StrEnum
 from ..judging.errors import ExerciseError, GraderError
 from ..judging.records import Case, Report, Verdict
 from ..model.material import Material, WrongSolution, material, validate
@@ -24,8 +23,10 @@ from ..model.spec import Exercise, load_exercise
 from ..running.grading import grade, grade_many
 from ..running.plan import Plan, prepare
 from ..sandbox import Sandbox
-from .catching import Caught, caught_in_public
-from .clauses import Exercised, exercised
+from .catching import Caught, caught_in_public, public_check
+from .checks import Check as Check  # re-exported: verify's rows, as tests and callers know them
+from .checks import Status as Status
+from .clauses import Exercised, exercised, generated_check
 from .wording import cut_off
 
 # The time limit, set as judges set it: a multiple of the slowest correct solution's time on
@@ -36,19 +37,6 @@ TIGHT = 2.0
 LOOSE = 10.0
 JUDGES = 3.0  # the multiple a limit is set to, rounded up to a whole second
 LEAST_LIMIT_S = 2  # never below: an interpreter's start and a loaded machine need it
-
-
-class Status(StrEnum):
-    OK = "ok"
-    WARN = "warn"
-    FAIL = "FAIL"
-
-
-@dataclass(frozen=True)
-class Check:
-    name: str
-    status: Status
-    detail: str
 
 
 @dataclass(frozen=True)
@@ -103,6 +91,8 @@ def verify(name: str, root: Root, *, sandbox: Sandbox) -> Verification:
             checks.append(_clauses(clauses))
         except ExerciseError as exc:
             checks.append(Check("clauses", Status.FAIL, str(exc)))
+        else:
+            checks += generated_check(exercise, teacher)
     accepted = teacher.accepted_solutions()
     try:
         wrong: tuple[WrongSolution, ...] = teacher.wrong_solutions()
@@ -127,7 +117,7 @@ def verify(name: str, root: Root, *, sandbox: Sandbox) -> Verification:
     else:
         checks.append(_wrong(wrong, others[len(accepted) :]))
         caught += caught_in_public(wrong, others[len(accepted) :])
-        checks.append(_public(caught))
+        checks.append(public_check(caught))
         checks.append(_mistakes(exercise, wrong, others[len(accepted) :]))
     checks.append(_wording(cases, wrong))
     return done()
@@ -313,20 +303,3 @@ def _wrong(wrong: Sequence[WrongSolution], reports: Sequence[Report]) -> Check:
     if problems:
         return Check("wrong solutions", Status.FAIL, "; ".join(problems))
     return Check("wrong solutions", Status.OK, f"{len(wrong)} fail as they declare")
-
-
-def _public(caught: Sequence[Caught]) -> Check:
-    """Every known mistake fails a public case: one met only in hidden cases shows the student a
-    title and nothing to act on (a warning: the cases are the teacher's)."""
-    if not caught:
-        return Check("public cases", Status.WARN, "no known-wrong solution to catch")
-    missed = [c for c in caught if not c.public]
-    if missed:
-        shown = "; ".join(f"{c.script} (its mistake: {c.mistake})" for c in missed[:3])
-        return Check(
-            "public cases",
-            Status.WARN,
-            f"{len(missed)} of {len(caught)} known mistakes fail no public case: {shown}",
-        )
-    every = f"each of {len(caught)} known mistakes fails a public case"
-    return Check("public cases", Status.OK, every)

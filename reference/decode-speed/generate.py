@@ -39,6 +39,10 @@ def _anywhere(rng: random.Random, name: str) -> str:
     while True:
         numbers = [_decimal(rng, low, high) for low, high in BOUNDS.values()]
         batch = str(round(10 ** rng.uniform(0, math.log10(MAX_BATCH))))
+        if rng.random() < 0.1:
+            batch = str(MAX_BATCH)  # the largest allowed, which the draw above rarely hits
+        if rng.random() < 0.1:
+            numbers[0] = "100000"  # PARAMS at its largest: T only gets smaller
         if rate(*numbers, batch) <= MAX_RATE:
             return " ".join([name, *numbers, batch])
 

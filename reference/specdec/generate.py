@@ -22,6 +22,8 @@ VOCAB = [
     "3.14",
     "12:30",  # a token may hold a colon
     "KV:cache",
+    "draft:",  # a token may be spelled like a label
+    "target:",
 ]
 
 

@@ -44,6 +44,8 @@ def generate(seed: int, size: int) -> str:
         token = _token(rng)
         if token not in tokens:
             hundredths = rng.randint(-spread, spread) * rng.choice([1, 5, 25])
+            if rng.random() < 0.05:  # now and then a whole part of 3 digits, as allowed
+                hundredths = rng.choice([-1, 1]) * rng.randint(10**4, 10**5 - 1)
             finer = rng.randint(-99, 99) if rng.random() < 0.25 else 0  # |logit| stays < 1000
             tokens[token] = hundredths * 100 + finer
     ranked = sorted(tokens.values(), reverse=True)
