@@ -160,7 +160,7 @@ def test_verify_says_which_clauses_no_generated_input_exercises(
     row = next(c for c in verify("add", course_copy, sandbox=sandbox).checks if c.name == row.name)
     assert (row.status, row.detail) == (
         Status.OK,
-        "each of 2 clauses with a predicate holds of a generated input",
+        "every clause with a predicate (2) holds of a generated input",
     )
 
 

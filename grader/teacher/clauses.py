@@ -139,5 +139,5 @@ def generated_check(exercise: Exercise, teacher: Material) -> list[Check]:
                 f"{len(GENERATED)} generated inputs: {shown}",
             )
         ]
-    detail = f"each of {checked} clauses with a predicate holds of a generated input"
+    detail = f"every clause with a predicate ({checked}) holds of a generated input"
     return [Check("generated inputs", Status.OK, detail)]
