@@ -190,6 +190,28 @@ def test_the_sites_python_stops_a_program_at_the_output_cap() -> None:
     assert done.stdout.split() == ["output", "stdout", "4096", "b''"], done.stderr[-2000:]
 
 
+DECIMAL_AFTER_ANOTHER_RUN = """
+from grader.judging.browser import execute
+first = "import decimal\\ndecimal.getcontext().prec = 40\\n"
+execute(first, "main.py", b"", 4096, ["main.py"])
+second = "import decimal\\nprint(decimal.getcontext().prec, decimal.Decimal(2) / 3)\\n"
+print(execute(second, "main.py", b"", 4096, ["main.py"]).stdout.decode(), end="")
+"""
+
+
+def test_the_sites_python_gives_each_run_a_fresh_decimal_context() -> None:
+    """Issue 37: the page runs every program in one interpreter, and a program that set
+    decimal's precision (quantize's accepted decimal_context.py, 40 digits) left it to the
+    next, where a fresh process, as grade runs it, has Python's default 28 digits."""
+    done = subprocess.run(
+        [sys.executable, "-c", DECIMAL_AFTER_ANOTHER_RUN],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.stdout == "28 0.6666666666666666666666666667\n", done.stderr[-2000:]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "name",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import decimal
 import functools
 import io
 import json
@@ -97,6 +98,8 @@ def execute(source: str, shown: str, stdin: bytes, cap: int, argv: list[str]) ->
     # what a fresh process would not inherit from the case before: restored after each run
     saved = sys.stdin, sys.stdout, sys.stderr, sys.argv, sys.modules.get("__main__")
     path, folder, depth = list(sys.path), os.getcwd(), sys.getrecursionlimit()
+    numbers = decimal.getcontext()  # a program's precision and rounding, per thread
+    decimal.setcontext(decimal.Context())  # a fresh process's: 28 digits, half to even
     sys.stdin, sys.stdout, sys.stderr = streams
     sys.argv = argv
     main = types.ModuleType("__main__")  # as `python shown` has it: pickle finds its classes
@@ -135,6 +138,7 @@ def execute(source: str, shown: str, stdin: bytes, cap: int, argv: list[str]) ->
             sys.modules["__main__"] = was_main
         sys.path[:] = path
         sys.setrecursionlimit(depth)
+        decimal.setcontext(numbers)
         with contextlib.suppress(OSError):
             os.chdir(folder)
         _reopen_stdin()
