@@ -701,3 +701,35 @@ def test_the_run_as_a_whole_is_held_to_its_limits(
     assert result.limit_hit is hit, result
     if hit is None:
         assert b"more than 64 processes at once" in result.stderr, result.stderr[-300:]
+
+
+# Red team of issue 38, J: descriptors the grader inherited (a CI wrapper's log, a caller's
+# root-only file) were open in every run, as posix_spawn closes nothing
+OPEN_DESCRIPTORS = """
+import os, sys
+def is_open(fd):
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+print([fd for fd in map(int, sys.argv[1:]) if is_open(fd)])
+"""
+
+
+def test_a_run_gets_no_descriptor_the_grader_inherited(box: Sandbox, tmp_path: Path) -> None:
+    script = write(tmp_path, "fds.py", OPEN_DESCRIPTORS)
+    secret = write(tmp_path, "secret.txt", "the exam key\n")
+    low = os.open(secret, os.O_RDONLY)
+    high = os.dup2(low, 900)  # above the run's RLIMIT_NOFILE: still open if not closed
+    try:
+        os.set_inheritable(low, True)
+        os.set_inheritable(high, True)
+        result = box.run(
+            [PYTHON, str(script), "0", "1", "2", str(low), str(high)], stdin=b"", limits=Limits()
+        )
+    finally:
+        os.close(low)
+        os.close(high)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == b"[0, 1, 2]\n"
