@@ -733,3 +733,32 @@ def test_a_run_gets_no_descriptor_the_grader_inherited(box: Sandbox, tmp_path: P
         os.close(high)
     assert result.exit_code == 0, result.stderr
     assert result.stdout == b"[0, 1, 2]\n"
+
+
+# Red team of issue 38, A: the run's first process moved into the grader's own process group,
+# where the run's kill (its group) missed it: the grader waited 60 s, called it its own error,
+# then waited on it without a bound. Where a run leads a session of its own it cannot move
+# there; where it leads a group only (a platform without POSIX_SPAWN_SETSID), it is killed by
+# its pid as well as by its group
+INTO_THE_GRADERS_GROUP = """
+import os, sys, time
+try:
+    os.setpgid(0, os.getpgid(os.getppid()))
+except OSError:
+    pass
+print(os.getpid(), os.getpgid(0) == os.getpgid(os.getppid()), flush=True)
+time.sleep(90)
+"""
+
+
+@pytest.mark.parametrize("session", [True, False], ids=["own-session", "own-group"])
+def test_a_run_that_joins_the_graders_group_still_times_out(
+    box: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, session: bool
+) -> None:
+    monkeypatch.setattr(portable, "_OWN_SESSION", session)
+    script = write(tmp_path, "joins.py", INTO_THE_GRADERS_GROUP)
+    result = box.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=1))
+    pid, joined = result.stdout.split()
+    assert result.limit_hit is LimitHit.WALL_TIME, result
+    assert joined == (b"False" if session else b"True")  # the session is what refuses the move
+    assert gone(int(pid))

@@ -46,6 +46,12 @@ _CHUNK = 65536
 # there at once; only a process the kill missed keeps a pipe open longer
 _DRAIN_S = 2.0
 _SIGXCPU = 24  # the same on Linux and macOS; none on Windows
+# How long a killed run's first process may take to go before the grader calls it its own error
+_KILLED_S = 60.0
+# A run leads a session of its own where posix_spawn can (Linux, macOS 10.15+): a process may
+# join any process group of its session, and in the grader's session the grader's own group was
+# one, out of reach of the run's kill (issue 38, red team A)
+_OWN_SESSION = True
 _NAMES = {"win32": "Windows", "darwin": "macOS"}
 
 
@@ -289,29 +295,54 @@ def _start_posix(
     watch_r, watch_w = os.pipe()  # the child's read end sees EOF when the grader goes
     for fd in (out_r, err_r, watch_w):
         os.set_inheritable(fd, False)
-    try:
-        pid = os.posix_spawn(
+
+    def spawn(session: bool) -> int:
+        actions = [
+            (os.POSIX_SPAWN_DUP2, stdin.fileno(), 0),
+            (os.POSIX_SPAWN_DUP2, out_w, 1),
+            (os.POSIX_SPAWN_DUP2, err_w, 2),
+            (os.POSIX_SPAWN_DUP2, watch_r, 3),
+        ]
+        # the grader's worker threads block SIGINT/SIGTERM: runs must not
+        default = (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE)
+        if session:
+            return os.posix_spawn(
+                argv[0],
+                argv,
+                env,
+                file_actions=actions,
+                setsid=True,
+                setsigmask=(),
+                setsigdef=default,
+            )
+        # a mutant without a group of its own puts the run in the test runner's, which the
+        # run's watch thread then kills whole (two mutation runs died so at 442 of 727)
+        return os.posix_spawn(
             argv[0],
             argv,
             env,
-            file_actions=[
-                (os.POSIX_SPAWN_DUP2, stdin.fileno(), 0),
-                (os.POSIX_SPAWN_DUP2, out_w, 1),
-                (os.POSIX_SPAWN_DUP2, err_w, 2),
-                (os.POSIX_SPAWN_DUP2, watch_r, 3),
-            ],
-            # a mutant without a group of its own puts the run in the test runner's, which the
-            # run's watch thread then kills whole (two mutation runs died so at 442 of 727)
+            file_actions=actions,
             setpgroup=0,  # pragma: no mutate
-            setsigmask=(),  # the grader's worker threads block SIGINT/SIGTERM: runs must not
-            setsigdef=(signal.SIGINT, signal.SIGTERM, signal.SIGPIPE),
+            setsigmask=(),
+            setsigdef=default,
         )
+
+    try:
+        try:
+            pid = spawn(_OWN_SESSION)
+        except NotImplementedError:  # no POSIX_SPAWN_SETSID here: a group, killed by pid too
+            pid = spawn(False)
     except OSError as exc:
         for fd in (out_r, out_w, err_r, err_w, watch_r, watch_w):
             os.close(fd)
         raise InternalError(f"cannot start {argv[0]}: {exc}") from exc
     for fd in (out_w, err_w, watch_r):
         os.close(fd)
+    # the first process, by a handle no other process can take (Linux): not yet reaped, so it
+    # is this one
+    pidfd: int | None = None
+    with contextlib.suppress(AttributeError, OSError):  # macOS; a kernel before 5.3
+        pidfd = os.pidfd_open(pid)
     start = time.monotonic()
     reaped: list[tuple[int, float, int | None]] = []
     done = threading.Event()
@@ -332,6 +363,13 @@ def _start_posix(
         # its group, and a group id is not reused while the group has members
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pid, signal.SIGKILL)
+        # the first process by itself, wherever it went: by its pidfd, else by its pid while
+        # it is not reaped (the reaper's wait keeps the pid from another process till then)
+        with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
+            if pidfd is not None:
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+            elif not done.is_set():
+                os.kill(pid, signal.SIGKILL)
         if watch is not None:  # and what left the group, or its session, while it was seen
             watch.end_all()
 
@@ -344,8 +382,10 @@ def _start_posix(
 
     def close() -> None:
         kill()
-        done.wait()
+        done.wait(_KILLED_S)  # bounded; the watch pipe's close next tells the child to go
         os.close(watch_w)
+        if pidfd is not None:
+            os.close(pidfd)
 
     return _Started(
         wait=wait,
@@ -517,7 +557,7 @@ def _wait(started: _Started, limits: Limits, running: Running | None) -> Outcome
         # the tree goes with its first process, or a child it left would hold the pipes open
         started.kill()
         if status is None:
-            status = started.wait(60.0)
+            status = started.wait(_KILLED_S)
         stdout, stderr = out.join(), err.join()
         cpu = started.cpu_s()
         peak = started.peak_bytes()  # before close: a Job Object's figures go with its handle
@@ -526,7 +566,7 @@ def _wait(started: _Started, limits: Limits, running: Running | None) -> Outcome
             running.remove_killer(key)
         started.close()
     if status is None:
-        raise InternalError("a killed run did not end within 60 s")
+        raise InternalError(f"a killed run did not end within {_KILLED_S:.0f} s")
     exit = Exit(
         status=status,
         wall_s=wall,
