@@ -762,3 +762,101 @@ def test_a_run_that_joins_the_graders_group_still_times_out(
     assert result.limit_hit is LimitHit.WALL_TIME, result
     assert joined == (b"False" if session else b"True")  # the session is what refuses the move
     assert gone(int(pid))
+
+
+# Red team of issue 38, B: a double fork whose middle exits at once left its grandchild to init
+# before the tree watch looked; in a session of its own it outlived the grader and rewrote its
+# report. On Linux the grader is a child subreaper: the grandchild comes to it and is ended
+DOUBLE_FORK = """
+import os, time
+r, w = os.pipe()
+if os.fork() == 0:
+    if os.fork() != 0:
+        os._exit(0)  # the middle process: gone within a millisecond
+    os.setsid()
+    os.write(w, str(os.getpid()).encode())
+    for fd in (0, 1, 2, w):
+        os.close(fd)
+    time.sleep(600)
+os.close(w)
+print(os.read(r, 64).decode(), flush=True)
+"""
+
+
+def test_a_double_fork_escapee_ends_with_the_run(box: Sandbox, tmp_path: Path) -> None:
+    script = write(tmp_path, "double_fork.py", DOUBLE_FORK)
+    result = box.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=10))
+    assert result.exit_code == 0, result
+    escapee = int(result.stdout)
+    try:
+        if sys.platform == "darwin":  # the macOS shim: no subreaper there, the notice says so
+            assert not gone(escapee, within_s=0.1)
+            assert "double fork" in (box.notice() or "")
+        else:
+            assert gone(escapee), "the escapee outlived its run"
+            with pytest.raises(ChildProcessError):  # and the grader reaped it: no zombie left
+                os.waitpid(escapee, os.WNOHANG)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(escapee, signal.SIGKILL)
+
+
+# ... as the red team ran it: the escapee waits for the grader to exit, then rewrites the report
+REWRITES_THE_REPORT = """
+import json, os, sys, time
+grader = os.getppid()
+r, w = os.pipe()
+if os.fork() == 0:
+    if os.fork() != 0:
+        os._exit(0)
+    os.setsid()
+    for fd in range(256):
+        if fd != w:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+    with open({marker!r}, "a") as f:
+        f.write(f"{{os.getpid()}} ")
+    os.close(w)  # the run answers once the escapee is out
+    while os.path.exists(f"/proc/{{grader}}"):
+        time.sleep(0.05)
+    with open({report!r}) as f:
+        report = json.load(f)
+    report["passed"] = report["total"]
+    with open({report!r}, "w") as f:
+        json.dump(report, f)
+    os._exit(0)
+os.close(w)
+os.read(r, 1)
+print("not the answer")
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a subreaper is Linux's")
+def test_a_double_fork_escapee_cannot_rewrite_the_report(tmp_path: Path) -> None:
+    marker, report = tmp_path / "escapees", tmp_path / "report.json"
+    marker.touch()
+    script = write(
+        tmp_path,
+        "escapee.py",
+        REWRITES_THE_REPORT.format(marker=str(marker), report=str(report)),
+    )
+    course = TESTS / "data" / "course"
+    args = ["--root", str(course), "add", str(script), "-k", "01", "--format", "json"]
+    done = subprocess.run(
+        [PYTHON, "-m", "grader", *args, "-o", str(report)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, portable.PORTABLE_ENV: "1"},
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1, done.stderr
+    escapees = [int(pid) for pid in marker.read_text().split()]
+    try:
+        assert escapees and all(gone(pid) for pid in escapees), escapees
+        assert '"passed": 0' in report.read_text()
+    finally:
+        for pid in escapees:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..judging.errors import InternalError
-from . import cgroups
+from . import cgroups, orphans
 from .process import peak_from_rusage
 
 _SERVER = Path(__file__).with_name("_forkserver.py")
@@ -102,13 +102,15 @@ class ForkServer:
             for i, (_ours, theirs) in enumerate(pairs)
         ]
         try:
-            pid = os.posix_spawn(
-                spec.python,
-                [spec.python, "-I", str(_SERVER), *options, *spec.preload],
-                dict(spec.env),
-                file_actions=[*null, *given],
-                setsid=True,  # Ctrl-C at the terminal is the grader's to handle, not the server's
-                setsigmask=(),
+            pid = orphans.spawn(
+                lambda: os.posix_spawn(
+                    spec.python,
+                    [spec.python, "-I", str(_SERVER), *options, *spec.preload],
+                    dict(spec.env),
+                    file_actions=[*null, *given],
+                    setsid=True,  # Ctrl-C at the terminal is the grader's, not the server's
+                    setsigmask=(),
+                )
             )
         except OSError as exc:
             for ours, _theirs in pairs:

@@ -30,7 +30,7 @@ from ..judging._compat import READ_UNLINKED
 from ..judging.errors import InternalError
 from ..judging.runs import Limits
 from ..judging.timing import cpu_cap_s, deadline_s, portable_waited, start_allowance_s
-from . import procfs, treewatch
+from . import orphans, procfs, treewatch
 from ._protocol import ChildConfig, limit_fields
 from .allowed import child_environment, user_site
 from .cleanup import remove_tree
@@ -89,8 +89,12 @@ def notice() -> str:
     listed = ", ".join(held[:-1]) + f" and {held[-1]}" if len(held) > 1 else held[0]
     # where a run's CPU time cannot be read while it runs, a busy machine's wait is not known
     busy = "" if live_cpu_known() else "; a busy machine may time out a slow run"
+    # a Job Object holds every process of the tree; Linux's subreaper, what a double fork
+    # leaves; elsewhere the process a double fork leaves is the tree watch's only if it saw it
+    held_all = sys.platform in ("win32", "linux")
+    escapes = "" if held_all else " (a double fork may outlive them)"
     return (
-        f"{_where()}, runs are limited in {listed} but not isolated from your files; "
+        f"{_where()}, runs are limited in {listed} but not isolated from your files{escapes}; "
         f"fine for practice, CI grades on Linux{busy}"
     )
 
@@ -327,11 +331,12 @@ def _start_posix(
             setsigdef=default,
         )
 
+    orphans.adopt()  # Linux: what a double fork leaves comes to the grader, not to init
     try:
         try:
-            pid = spawn(_OWN_SESSION)
+            pid = orphans.spawn(lambda: spawn(_OWN_SESSION))
         except NotImplementedError:  # no POSIX_SPAWN_SETSID here: a group, killed by pid too
-            pid = spawn(False)
+            pid = orphans.spawn(lambda: spawn(False))
     except OSError as exc:
         for fd in (out_r, out_w, err_r, err_w, watch_r, watch_w):
             os.close(fd)
@@ -349,6 +354,7 @@ def _start_posix(
 
     def reap() -> None:
         _, status, usage = os.wait4(pid, 0)
+        orphans.reaped(pid)
         cpu = usage.ru_utime + usage.ru_stime
         reaped.append((os.waitstatus_to_exitcode(status), cpu, peak_from_rusage(usage.ru_maxrss)))
         done.set()
@@ -372,12 +378,22 @@ def _start_posix(
                 os.kill(pid, signal.SIGKILL)
         if watch is not None:  # and what left the group, or its session, while it was seen
             watch.end_all()
+        orphans.sweep()  # and what left the tree unseen, the grader's since (Linux)
 
     look = treewatch.default_look()
     watch = None
     if look is not None:
+
+        def look_and_sweep(leader: int, look: treewatch.Look = look) -> list[treewatch.Seen]:
+            orphans.sweep()  # an orphan lives no longer than a look: its limits are no one's
+            return look(leader)
+
         watch = treewatch.TreeWatch(
-            pid, memory=limits.memory_mb << 20, processes=_PROCESSES, stop_run=kill, look=look
+            pid,
+            memory=limits.memory_mb << 20,
+            processes=_PROCESSES,
+            stop_run=kill,
+            look=look_and_sweep,
         ).start()
 
     def close() -> None:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..judging.errors import InternalError
 from ..judging.timing import deadline_s, kept_waiting
-from . import cgroups, procfs
+from . import cgroups, orphans, procfs
 
 if TYPE_CHECKING:
     from .forkserver import Child, ForkServer
@@ -234,14 +234,16 @@ def _spawn(
         given,
     ]
     try:
-        pid = os.posix_spawn(
-            argv[0],
-            list(argv),
-            dict(env),
-            file_actions=actions,
-            setsid=True,
-            setsigmask=(),  # the grader's worker threads block SIGINT/SIGTERM: runs must not
-            setsigdef=(signal.SIGINT, signal.SIGTERM, signal.SIGPIPE),
+        pid = orphans.spawn(
+            lambda: os.posix_spawn(
+                argv[0],
+                list(argv),
+                dict(env),
+                file_actions=actions,
+                setsid=True,
+                setsigmask=(),  # the grader's worker threads block SIGINT/SIGTERM: runs must not
+                setsigdef=(signal.SIGINT, signal.SIGTERM, signal.SIGPIPE),
+            )
         )
     except OSError as exc:
         raise InternalError(f"cannot start {argv[0]}: {exc}") from exc

@@ -1,0 +1,108 @@
+"""The portable runner's orphans, on Linux: the grader as a child subreaper.
+
+A double fork whose middle process exits at once leaves its grandchild to init within a
+millisecond, before the tree watch's next look: it setsid()ed, waited for the grader to exit and
+rewrote the report (issue 38, red team B). With ``PR_SET_CHILD_SUBREAPER`` such a process comes
+to the grader instead, and every look (and every run's end) kills and reaps it.
+
+What the grader started on purpose is never an orphan: every posix_spawn of a run, a sandbox's
+first process or a fork server goes through ``spawn``, which names it the grader's own under
+the lock the sweep takes (a child seen between the spawn and its naming would be killed).
+Children ``subprocess`` starts (a teacher's tools) stay in the grader's session, where no run
+is: every portable run leads a session of its own, which its processes cannot leave for the
+grader's. macOS has no subreaper: there such a process outlives the run, and the notice says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import signal
+import sys
+import threading
+from collections.abc import Callable
+
+from . import procfs
+
+_lock = threading.Lock()
+_own: set[int] = set()  # the children the grader started on purpose, reaped by their runners
+_adopting: list[bool] = []  # whether this process is a subreaper, once asked
+_KILLED_S = 1.0  # how long a killed orphan may take to go before the next sweep reaps it
+_ROUNDS = 16  # sweeps in a row: each finds the children the last one's kills left
+
+
+def spawn(start: Callable[[], int]) -> int:
+    """``start()``'s pid, named the grader's own before any sweep can see it."""
+    with _lock:
+        pid = start()
+        _own.add(pid)
+        return pid
+
+
+def reaped(pid: int) -> None:
+    """``pid`` was reaped by its runner: its number may be another process's from now on."""
+    with _lock:
+        _own.discard(pid)
+
+
+def adopt() -> bool:
+    """Make the grader a child subreaper (once; Linux only): whether it is one."""
+    with _lock:
+        if not _adopting:
+            held = False
+            if sys.platform == "linux" and os.path.isdir(procfs.PROC):
+                from .prctl import PR_SET_CHILD_SUBREAPER, prctl
+
+                held = prctl(PR_SET_CHILD_SUBREAPER, 1, tolerate=(22,))  # EINVAL: before 3.4
+            _adopting.append(held)
+        return _adopting[0]
+
+
+def _session(pid: int) -> int | None:
+    try:
+        with open(f"{procfs.PROC}/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[3])  # session, field 6
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def sweep() -> list[int]:
+    """Kill and reap every orphan the grader holds now (a child it did not start, in a session
+    other than its own), and those that killing them leaves it: the pids it ended."""
+    ended: list[int] = []
+    if not _adopting or not _adopting[0]:
+        return ended
+    ours = os.getsid(0)
+    for _ in range(_ROUNDS):
+        found: list[int] = []
+        with _lock:
+            for pid in procfs.children(os.getpid(), procfs.PROC):
+                session = _session(pid)
+                if pid in _own or session is None or session == ours:
+                    continue
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+                found.append(pid)
+        if not found:
+            break
+        for pid in found:
+            _reap(pid)
+        ended += found
+    return ended
+
+
+def _reap(pid: int) -> None:
+    """Reap a killed orphan once it is gone, waiting at most ``_KILLED_S`` (the next sweep
+    reaps one that took longer): never another pid, never without a bound."""
+    with contextlib.suppress(OSError):
+        fd = os.pidfd_open(pid)
+        try:
+            poller = select.poll()
+            poller.register(fd, select.POLLIN)
+            poller.poll(int(_KILLED_S * 1000))
+        finally:
+            os.close(fd)
+    with _lock, contextlib.suppress(ChildProcessError, OSError):
+        if pid not in _own:  # not a run the grader started since, under the same number
+            os.waitpid(pid, os.WNOHANG)
