@@ -860,3 +860,35 @@ def test_a_double_fork_escapee_cannot_rewrite_the_report(tmp_path: Path) -> None
         for pid in escapees:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+# Red team of issue 38, C: memory files (memfd_create, /dev/shm) written and never mapped are
+# neither in a process's PSS nor under RLIMIT_DATA: 1 GiB of them passed a 512 MB limit
+MEMORY_FILES = """
+import os, sys
+block = b"x" * (1 << 20)
+files = []
+for i in range(12):  # 12 files of 32 MB: 384 MB, each under RLIMIT_FSIZE
+    if sys.argv[1] == "memfd":
+        fd = os.memfd_create(f"m{i}")
+    else:
+        fd = os.open(f"/dev/shm/grade-test-{os.getpid()}-{i}", os.O_CREAT | os.O_RDWR, 0o600)
+        os.unlink(f"/dev/shm/grade-test-{os.getpid()}-{i}")
+    for _ in range(32):
+        os.write(fd, block)
+    files.append(fd)
+print("all held", flush=True)
+r, w = os.pipe()
+os.read(r, 1)  # nobody writes: held until the run ends
+"""
+
+
+@pytest.mark.parametrize("kind", ["memfd", "shm"])
+def test_memory_in_memory_files_counts(forced: Sandbox, tmp_path: Path, kind: str) -> None:
+    if kind == "shm" and not os.path.isdir("/dev/shm"):
+        pytest.skip("no /dev/shm here")
+    script = write(tmp_path, "memory_files.py", MEMORY_FILES)
+    result = forced.run(
+        [PYTHON, str(script), kind], stdin=b"", limits=Limits(time_s=10, memory_mb=256)
+    )
+    assert result.limit_hit is LimitHit.MEMORY, result
