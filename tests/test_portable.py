@@ -787,6 +787,9 @@ def test_a_double_fork_escapee_ends_with_the_run(box: Sandbox, tmp_path: Path) -
     script = write(tmp_path, "double_fork.py", DOUBLE_FORK)
     result = box.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=10))
     assert result.exit_code == 0, result
+    if not result.stdout.strip():  # killed before it could say its pid: the grader saw it go
+        assert sys.platform != "darwin"
+        return
     escapee = int(result.stdout)
     try:
         if sys.platform == "darwin":  # the macOS shim: no subreaper there, the notice says so
@@ -852,9 +855,10 @@ def test_a_double_fork_escapee_cannot_rewrite_the_report(tmp_path: Path) -> None
         cwd=tmp_path,
     )
     assert done.returncode == 1, done.stderr
+    # an escapee that wrote no pid was killed before it could: the run answers once it did
     escapees = [int(pid) for pid in marker.read_text().split()]
     try:
-        assert escapees and all(gone(pid) for pid in escapees), escapees
+        assert all(gone(pid) for pid in escapees), escapees
         assert '"passed": 0' in report.read_text()
     finally:
         for pid in escapees:
@@ -892,3 +896,48 @@ def test_memory_in_memory_files_counts(forced: Sandbox, tmp_path: Path, kind: st
         [PYTHON, str(script), kind], stdin=b"", limits=Limits(time_s=10, memory_mb=256)
     )
     assert result.limit_hit is LimitHit.MEMORY, result
+
+
+# ... and as an ordinary user, whose grader cannot read /proc of a process that made itself not
+# dumpable: its memory (PSS and memory files alike) read as none
+_HIDDEN_GRADER = """
+import os, sys
+os.environ["GRADE_PORTABLE"] = "1"
+from grader.sandbox import Limits, Sandbox, SandboxMode
+box = Sandbox.create(SandboxMode.AUTO)
+limits = Limits(time_s=10, memory_mb=256)
+result = box.run([sys.executable, sys.argv[1], "memfd"], stdin=b"", limits=limits)
+print("the run's limit:", result.limit_hit and result.limit_hit.value)
+"""
+_NOT_DUMPABLE = "import ctypes\nctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0\n"
+
+
+@pytest.mark.slow  # a process of its own, as an ordinary user
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="no /proc here")
+def test_a_run_that_hides_from_proc_is_over_its_memory_limit() -> None:
+    from test_sandbox_findings import PROJECT, _system_python, _user
+
+    ids = _user()
+    python = _system_python()
+    if ids is None or python is None:
+        pytest.skip("no ordinary user, or no interpreter it can run, on this machine")
+    scratch = Path(tempfile.mkdtemp(prefix="grade-hidden-"))
+    try:
+        scratch.chmod(0o755)
+        script, grader = scratch / "s.py", scratch / "parent.py"
+        script.write_text(_NOT_DUMPABLE + MEMORY_FILES)
+        grader.write_text(_HIDDEN_GRADER)
+        done = subprocess.run(
+            [python, str(grader), str(script)],
+            capture_output=True,
+            text=True,
+            user=ids[0],
+            group=ids[1],
+            extra_groups=[],
+            cwd="/",
+            env={"PATH": os.defpath, "PYTHONPATH": str(PROJECT), "HOME": "/", "TMPDIR": "/tmp"},
+            timeout=120,
+        )
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    assert "the run's limit: memory\n" in done.stdout, (done.stdout, done.stderr)

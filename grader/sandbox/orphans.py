@@ -26,7 +26,9 @@ from collections.abc import Callable
 from . import procfs
 
 _lock = threading.Lock()
-_own: set[int] = set()  # the children the grader started on purpose, reaped by their runners
+# the children the grader started on purpose (reaped by their runners): pid -> its start time,
+# as a pid is another process's once reaped (32768 of them on many machines: soon)
+_own: dict[int, int | None] = {}
 _adopting: list[bool] = []  # whether this process is a subreaper, once asked
 _KILLED_S = 1.0  # how long a killed orphan may take to go before the next sweep reaps it
 _ROUNDS = 16  # sweeps in a row: each finds the children the last one's kills left
@@ -36,50 +38,56 @@ def spawn(start: Callable[[], int]) -> int:
     """``start()``'s pid, named the grader's own before any sweep can see it."""
     with _lock:
         pid = start()
-        _own.add(pid)
+        if os.path.isdir(procfs.PROC):  # where a sweep may ever look
+            _own[pid] = _stat(pid)[1]
         return pid
 
 
 def reaped(pid: int) -> None:
     """``pid`` was reaped by its runner: its number may be another process's from now on."""
     with _lock:
-        _own.discard(pid)
+        _own.pop(pid, None)
 
 
 def adopt() -> bool:
     """Make the grader a child subreaper (once; Linux only): whether it is one."""
+    if sys.platform != "linux" or not os.path.isdir(procfs.PROC):
+        return False
     with _lock:
         if not _adopting:
-            held = False
-            if sys.platform == "linux" and os.path.isdir(procfs.PROC):
-                from .prctl import PR_SET_CHILD_SUBREAPER, prctl
+            from .prctl import PR_SET_CHILD_SUBREAPER, prctl
 
-                held = prctl(PR_SET_CHILD_SUBREAPER, 1, tolerate=(22,))  # EINVAL: before 3.4
-            _adopting.append(held)
+            # EINVAL: a kernel before 3.4
+            _adopting.append(prctl(PR_SET_CHILD_SUBREAPER, 1, tolerate=(22,)))
         return _adopting[0]
 
 
-def _session(pid: int) -> int | None:
+def _stat(pid: int) -> tuple[int | None, int | None]:
+    """Its session and its start time, from /proc (fields 6 and 22 of proc(5))."""
     try:
         with open(f"{procfs.PROC}/{pid}/stat") as f:
-            return int(f.read().rsplit(")", 1)[1].split()[3])  # session, field 6
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[3]), int(fields[19])
     except (OSError, ValueError, IndexError):
-        return None
+        return None, None
 
 
 def sweep() -> list[int]:
     """Kill and reap every orphan the grader holds now (a child it did not start, in a session
     other than its own), and those that killing them leaves it: the pids it ended."""
     ended: list[int] = []
-    if not _adopting or not _adopting[0]:
+    if not _adopting or not _adopting[0] or not os.path.isdir(procfs.PROC):
         return ended
     ours = os.getsid(0)
     for _ in range(_ROUNDS):
         found: list[int] = []
         with _lock:
+            for pid, started in list(_own.items()):
+                if _stat(pid)[1] != started:  # reaped: its number is free, or another's now
+                    del _own[pid]
             for pid in procfs.children(os.getpid(), procfs.PROC):
-                session = _session(pid)
-                if pid in _own or session is None or session == ours:
+                session, started = _stat(pid)
+                if session is None or session == ours or (pid in _own and _own[pid] == started):
                     continue
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
