@@ -16,6 +16,7 @@ grader's. macOS has no subreaper: there such a process outlives the run, and the
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import select
 import signal
@@ -57,8 +58,8 @@ def adopt() -> bool:
         if not _adopting:
             from .prctl import PR_SET_CHILD_SUBREAPER, prctl
 
-            # EINVAL: a kernel before 3.4
-            _adopting.append(prctl(PR_SET_CHILD_SUBREAPER, 1, tolerate=(22,)))
+            # a kernel before 3.4 has no such option
+            _adopting.append(prctl(PR_SET_CHILD_SUBREAPER, 1, tolerate=(errno.EINVAL,)))
         return _adopting[0]
 
 
