@@ -34,7 +34,7 @@ from grader.judging.printed import decode  # noqa: E402
 from grader.model.cases import own_cases  # noqa: E402
 from grader.model.resources import Root, RootKind  # noqa: E402
 from grader.model.spec import load_exercise  # noqa: E402
-from grader.publish.site import build  # noqa: E402
+from grader.publish.site import build, read_expected, write_expected  # noqa: E402
 
 CACHE = Path(os.environ.get("GRADE_TEST_CACHE", "~/.cache/grade-tests")).expanduser()
 
@@ -64,6 +64,7 @@ def main() -> None:
         page_data = folder / "site" / "quantize.json"
         data = json.loads(page_data.read_text())
         shown = {c["name"] for c in data["cases"]}
+        expected = read_expected(folder / "site")
         for case in () if args.public else own_cases(exercise):
             if case.name not in shown:
                 data["cases"].append(
@@ -71,13 +72,14 @@ def main() -> None:
                         "name": case.name,
                         "title": case.title,
                         "input": decode(case.input),
-                        "expected": case.expected,
                         "hint": case.hint,
                         "sample": False,
                         "mistakes": {},
                     }
                 )
+                expected["quantize"][case.name] = case.expected  # the judge's only
         page_data.write_text(json.dumps(data))
+        write_expected(folder / "site", expected)
         total = len(data["cases"])
         threading.Thread(target=server.serve_forever, daemon=True).start()
         times: list[float] = []

@@ -33,6 +33,7 @@ from grader.judging.records import Verdict
 from grader.model.cases import own_cases, public_folder, secret_folder
 from grader.model.resources import Root
 from grader.model.spec import load_exercise
+from grader.publish.site import read_expected
 from grader.running.grading import grade
 from grader.running.plan import prepare
 
@@ -55,6 +56,13 @@ def test_the_site_holds_public_cases_only(root: Root, tmp_path: Path) -> None:
     assert {c["name"] for c in data["cases"]} == {
         p.stem for p in public_folder(exercise).glob("*.in")
     }
+    # the expected outputs are the judge's: in its script, in no data file the student's worker
+    # could import() (it once fetched them and printed its case's, computing nothing)
+    public = [c for c in own_cases(exercise) if not c.secret]
+    assert read_expected(site)["quantize"] == {c.name: c.expected for c in public}
+    data_files = "".join(p.read_text() for p in site.rglob("*.json"))
+    for case in public:
+        assert json.dumps(case.expected)[1:-1] not in data_files, case.name
     judging = Path(__file__).resolve().parent.parent / "grader" / "judging"
     for module in judging.glob("*.py"):  # the grader's own judging, not a copy in JavaScript
         assert (site / "py" / "judging" / module.name).read_text() == module.read_text()
@@ -68,6 +76,7 @@ def test_the_site_holds_public_cases_only(root: Root, tmp_path: Path) -> None:
 SITE_PYTHON = """
 import json, sys
 site, name, stops = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+expected = json.loads(sys.argv[4])  # the judge's own: written into judge.js
 sys.path.insert(0, site + "/py")
 from judging.browser import diagnose_raw, run_case, stopped_case
 import judging.browser
@@ -79,6 +88,7 @@ for script, stopped in stops.items():  # stopped: the cases the page's clock wou
     source = open(script).read()
     results = []
     for case in exercise["cases"]:  # each case given the groups above it, as the page does
+        case = {**case, "expected": expected[case["name"]]}
         earlier = [r["group"] for r in results]
         if case["name"] in stopped:
             results.append(stopped_case(case, exercise, earlier)["timeout"])
@@ -114,7 +124,10 @@ def _judged_alike(root: Root, tmp_path: Path, name: str, scripts: list[Path]) ->
         for script, report in reports.items()
     }
     done = subprocess.run(
-        [sys.executable, "-I", "-c", SITE_PYTHON, str(site), name, json.dumps(stops)],
+        [
+            *(sys.executable, "-I", "-c", SITE_PYTHON, str(site), name, json.dumps(stops)),
+            json.dumps(read_expected(site)[name]),
+        ],
         capture_output=True,
         text=True,
         timeout=300,
@@ -753,3 +766,116 @@ def test_the_students_code_cannot_claim_the_checkers_time(
     samples = [c for c in own_cases(load_exercise("quantize", root)) if c.sample]
     assert "grader_error" not in text and "checker" not in text, text[-1500:]
     assert text.count("timeout") == len(samples), text[-1500:]
+
+
+# A red team's attacks after the judge moved out (issue 38): the clock and the expected outputs.
+# A right answer, too slow: every case but the first spins for three times the page's limit,
+# posting "start" for every case on the page's port meanwhile (captured through a replaced
+# Function.prototype.call, which the worker's posting looked up at call time), or, where it
+# holds no port, on the worker's own channel: the page restarted its clock on each one.
+HEARTBEATS = """
+import io, sys, time
+import js
+from pyodide.ffi import to_js
+js.eval('''
+if (!globalThis.hooked) {
+  globalThis.hooked = true;
+  Function.prototype.call = function (self, ...args) {
+    if (self instanceof MessagePort) globalThis.port = self;
+    return Reflect.apply(this, self, args);
+  };
+}
+''')
+given = sys.stdin.read()
+port = js.eval("globalThis.port || null")
+def post(message):
+    target = js if port is None else port
+    target.postMessage(to_js(message, dict_converter=js.Object.fromEntries))
+if given != FIRST:
+    end = time.monotonic() + SPIN_S
+    beat = 0.0
+    while time.monotonic() < end:
+        if time.monotonic() > beat:
+            for index in range(8):
+                post({"kind": "start", "index": index})
+            beat = time.monotonic() + 0.25
+sys.stdin = io.StringIO(given)
+exec(compile(SOLUTION, "solution.py", "exec"), {"__name__": "__main__"})
+"""
+
+
+@pytest.mark.slow
+def test_the_students_code_cannot_drive_the_pages_clock(
+    served: str, root: Root, tmp_path: Path
+) -> None:
+    """A program 3 times too slow for the limit passed every case: it re-armed the page's
+    clock by posting "start" on the port it stole. The page's clock is the page's alone."""
+    exercise = load_exercise("quantize", root)
+    cases = [c for c in own_cases(exercise) if not c.secret]
+    with urllib.request.urlopen(served + "quantize.json") as opened:
+        limit = float(json.loads(opened.read())["time_s"])
+    right = (root.material / "quantize" / "accepted" / "exact_integers.py").read_text()
+    source = f"FIRST = {cases[0].input.decode()!r}\nSPIN_S = {3 * limit}\n"
+    source += f"SOLUTION = {right!r}\n{HEARTBEATS}"
+    with _browser_page(served) as page:
+        _graded(page, source)
+        page.screenshot(path=str(tmp_path / "heartbeats.png"), full_page=True)
+        statuses = page.locator(".case .status").all_inner_texts()
+        text = page.inner_text("#summary") + "\n" + page.inner_text("#results")
+    assert statuses == ["passed"] + ["timeout"] * (len(cases) - 1), text[-2000:]
+
+
+# Prints no answer of its own: reads the site's files from the student's worker (same origin),
+# by every way a worker has (synchronous ones, and asynchronous ones started in an earlier case
+# that land between cases), and prints the expected output of the case whose input it got.
+READS_THE_SITE = """
+import json, sys
+import js
+from pyodide.ffi import to_js
+base = str(js.location.href).rsplit("/", 1)[0] + "/"
+given = sys.stdin.read()
+found = []
+def look(text):
+    try:
+        data = json.loads(text) if isinstance(text, str) else text
+        for case in data["cases"]:
+            if case["input"] == given and "expected" in case:
+                found.append(case["expected"])
+    except Exception as error:
+        print("not json:", repr(error)[:200], file=sys.stderr)
+try:
+    from pyodide.http import open_url
+    look(open_url(base + "quantize.json").read())
+except Exception as error:
+    print("open_url:", repr(error)[:200], file=sys.stderr)
+try:
+    js.eval('''
+    globalThis.got = globalThis.got || [];
+    if (!globalThis.asked) {
+      globalThis.asked = true;
+      const url = location.href.replace(/[^/]*$/, "") + "quantize.json";
+      try { fetch(url).then((r) => r.text()).then((t) => got.push(t), () => {}); } catch (e) {}
+      try { eval("import(url, { with: { type: 'json' } })").then(
+              (m) => got.push(JSON.stringify(m.default)), (e) => got.push(String(e))); }
+      catch (e) { got.push(String(e)); }
+    }
+    ''')
+    for text in js.eval("globalThis.got").to_py():
+        look(text)
+except Exception as error:
+    print("fetch/import:", repr(error)[:200], file=sys.stderr)
+if found:
+    sys.stdout.write(found[0])
+"""
+
+
+@pytest.mark.slow
+def test_the_students_code_cannot_read_the_expected_outputs(served: str, tmp_path: Path) -> None:
+    """A program that printed nothing of its own passed every case: it read the expected
+    outputs from the exercise's file on the site, which its worker could fetch."""
+    with _browser_page(served) as page:
+        _graded(page, READS_THE_SITE)
+        page.screenshot(path=str(tmp_path / "reads.png"), full_page=True)
+        statuses = page.locator(".case .status").all_inner_texts()
+        text = page.inner_text("#summary") + "\n" + page.inner_text("#results")
+    assert "passed" not in statuses, text[-2000:]

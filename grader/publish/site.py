@@ -1,8 +1,9 @@
 """``grade site``: the exercises as a static practice site, graded in the browser by the same
 comparator as ``grade`` (Pyodide in a Web Worker; see ``browser.py`` and ``site_assets/``).
 
-Only public cases are written, with their known mistakes' digests; a checker exercise ships its
-checker, as the student package does.
+Only public cases are written, with their known mistakes' digests; their expected outputs only
+into the judge's script (``write_expected``). A checker exercise ships its checker, as the
+student package does.
 """
 
 from __future__ import annotations
@@ -25,6 +26,32 @@ PYODIDE_URL = "https://cdn.jsdelivr.net/pyodide/v0.27.2/full/"
 _ASSETS = PACKAGE_DIR / "site_assets"
 # the browser's judge is the judging package itself, copied whole: it imports nothing else
 _JUDGING = PACKAGE_DIR / "judging"
+
+
+# exercise -> case -> expected output: the judge's alone (see write_expected)
+Expected = dict[str, dict[str, str]]
+_EXPECTED = "const EXPECTED = "
+
+
+def write_expected(site: Path, expected: Expected) -> None:
+    """The public cases' expected outputs, written into the judge's script (its one line that
+    starts with ``const EXPECTED = ``) and into no data file of the site: the student's worker
+    can import() a same-origin JSON file, but of a script it can only run it, and the judge's
+    first line fails in that worker (no importScripts there once the program may run)."""
+    script = site / "judge.js"
+    lines = script.read_text().split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith(_EXPECTED))
+    lines[at] = _EXPECTED + json.dumps(expected, sort_keys=True) + ";"
+    write_atomically(script, "\n".join(lines))
+
+
+def read_expected(site: Path) -> Expected:
+    """What ``write_expected`` wrote (the tests and the benchmark join it to the cases)."""
+    for line in (site / "judge.js").read_text().split("\n"):
+        if line.startswith(_EXPECTED):
+            found: Expected = json.loads(line.removeprefix(_EXPECTED).removesuffix(";"))
+            return found
+    return {}
 
 
 @dataclass(frozen=True)
@@ -57,6 +84,7 @@ def build(
     names = chosen or exercise_names(root)
     out.mkdir(parents=True, exist_ok=True)
     built, links = [], []
+    expected: Expected = {}
     for name in names:
         exercise = load_exercise(name, root)
         cases = [c for c in own_cases(exercise) if not c.secret]  # what ships, and only that
@@ -80,7 +108,6 @@ def build(
                     "name": c.name,
                     "title": c.title,
                     "input": decode(c.input),
-                    "expected": c.expected,
                     "hint": c.hint,
                     "sample": c.sample,
                     "printed": dict(known.printed.get(c.name, {})),
@@ -88,6 +115,7 @@ def build(
                 for c in cases
             ],
         }
+        expected[name] = {c.name: c.expected for c in cases}
         write_atomically(out / f"{name}.json", json.dumps(data, indent=1) + "\n")
         samples = "".join(
             f"<h3>Sample: {html.escape(c.title)}</h3><pre>{html.escape(decode(c.input))}</pre>"
@@ -128,6 +156,7 @@ def build(
             .replace("indexURL: PYODIDE_URL", f"indexURL: {json.dumps(pyodide_url)}")
         )
         write_atomically(out / script, worker)
+    write_expected(out, expected)
     # the code editor is a bundle built from the npm registry (site_assets/build-editor.sh)
     for asset in ("app.js", "style.css", "editor.js", "editor.LICENSE.txt"):
         write_atomically(out / asset, (_ASSETS / asset).read_bytes())

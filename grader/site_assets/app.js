@@ -28,7 +28,7 @@ if (!window.GradeEditor) {
 }
 
 // Python loads in a worker as soon as the page opens, while the student reads and types; a
-// worker that finished its cases is kept for the next Grade, one ended at a time limit is not.
+// worker serves one Grade (the student's code ran in it), and a spare loads for the next.
 // The spare's state is said beside the buttons: loading, ready, or not to be had.
 function newWorker(watched) {
   const worker = new Worker("worker.js");
@@ -276,8 +276,9 @@ async function grade(exercise, cases) {
   });
   const limit = exercise.time_s * 1000;  // the browser's limit already (timing.py)
   const checked = exercise.method === "checker";
-  const about = { method: exercise.method, options: exercise.options, checker: exercise.checker,
-                  time_s: exercise.time_s, output_kb: exercise.output_kb };
+  const about = { name: exercise.name, method: exercise.method, options: exercise.options,
+                  checker: exercise.checker, time_s: exercise.time_s,
+                  output_kb: exercise.output_kb };
   let passed = 0;
   let next = 0;  // the next case the student's worker is to run
   let broken = null;  // why Python could not run here: nothing is the student's then
@@ -324,58 +325,98 @@ async function grade(exercise, cases) {
       verdict(index, { ...result, stdout: null, stderr: null });  // its output went with it
     });
   };
+  // The page's clock alone says how long a case ran: it starts as the page sends the case to
+  // the student's worker and ends at the deadline, when the page terminates that worker, whatever
+  // the worker said meanwhile. Once the first case is sent, the student's code has run there,
+  // so what the worker says is data: one report per case asked, for that case, in order; any
+  // other message is the program's crash, never a clock event (a program once re-armed this
+  // clock by posting "start" on the port it stole, and passed at three times the limit).
   await new Promise((finish) => {
-    function start() {
-      const offset = next;
+    function start() {  // a worker (the spare, or a new one) for the cases from `next` on
       const worker = spare || newWorker(false);
       if (spare !== null) python.textContent = "";  // in use: the summary says how it goes
       spare = null;
+      const channel = new MessageChannel();
+      const port = channel.port1;
+      let asking = -1;  // the case the page waits for; -1 while no student code ran there
+      let sent = 0;  // when it was sent: performance.now()
       let timer = setTimeout(() => unavailable("Python did not load in time"), BOOT_MS);
-      function unavailable(why) {
+      const end = () => {
         clearTimeout(timer);
+        port.onmessage = null;
+        port.close();
+        worker.onfailed = null;
         worker.terminate();
+      };
+      function unavailable(why) {  // before any case: Python, not the program
+        end();
         broken = why;
         finish();
       }
-      worker.onfailed = (why) => unavailable("Python did not load: " + why);
-      // The student's worker speaks on this channel's port only: the student's code runs in
-      // that worker too and can post to it, never on the port (worker.onmessage is not heard).
-      const channel = new MessageChannel();
-      worker.onmessage = null;
-      channel.port1.onmessage = (event) => {
+      const onward = () => {  // this worker is done with: the next case in a fresh one
+        next += 1;
+        if (next < cases.length) start(); else finish();
+      };
+      const timeUp = () => {  // the student's time is up: this worker ends here
+        end();
+        stopped(asking, `no answer within ${limit / 1000} s; stopped`);
+        onward();
+      };
+      const crashed = () => {  // it said what it was not asked, or broke its worker
+        end();
+        judgeRun(asking, null);
+        onward();
+      };
+      function ask() {
+        asking = next;
+        summary.textContent = `running ${asking + 1}/${cases.length}…`;
+        boxes[asking].querySelector(".status").textContent = "running";
+        clearTimeout(timer);
+        // the inputs only: what a case expects is the judge's, never the student's worker's
+        port.postMessage({ index: asking, input: cases[asking].input });
+        sent = performance.now();
+        timer = setTimeout(timeUp, limit);
+      }
+      worker.onfailed = (why) => {
+        if (asking < 0) unavailable("Python did not load: " + why); else crashed();
+      };
+      worker.onmessage = null;  // its own channel: the student's code could post there
+      port.onmessage = (event) => {
         const message = event.data;
-        const at = offset + message.index;
-        if (message.kind === "start" && at === next) {
-          summary.textContent = `running ${at + 1}/${cases.length}…`;
-          boxes[at].querySelector(".status").textContent = "running";
-          clearTimeout(timer);
-          timer = setTimeout(() => {  // the student's time is up: this worker ends here
-            worker.terminate();
-            stopped(next, `no answer within ${limit / 1000} s; stopped`);
-            next += 1;
-            if (next < cases.length) start(); else finish();
-          }, limit);
-        } else if (message.kind === "ran" && at === next) {
-          clearTimeout(timer);
-          judgeRun(at, message.raw);
-          next = at + 1;
-        } else if (message.kind === "finished") {
-          clearTimeout(timer);
-          // never again: the student's code ran in it and may have left itself there (a
-          // handler of its own for the next request); a fresh one loads for the next Grade
-          worker.terminate();
+        if (asking < 0) {  // worker.js itself speaks: no student code ran in this worker yet
+          if (message.kind === "prepared") ask();
+          else unavailable(message.message);
+          return;
+        }
+        const took = performance.now() - sent;
+        if (took >= limit) {
+          timeUp();
+          return;
+        }
+        const ran = message !== null && typeof message === "object" && message.kind === "ran"
+          && message.index === asking && Object.keys(message).length === 3;
+        if (!ran) {
+          crashed();
+          return;
+        }
+        clearTimeout(timer);
+        const raw = message.raw !== null && typeof message.raw === "object"
+          ? { ...message.raw, wall_s: took / 1000 } : null;  // the time is the page's
+        judgeRun(asking, raw);
+        if (asking + 1 < cases.length) {
+          next = asking + 1;
+          ask();
+        } else {
+          end();  // never again: the student's code ran in it; a fresh one for the next Grade
+          next = cases.length;
           finish();
-        } else if (message.kind === "error") {
-          unavailable(message.message);
         }
       };
       if (worker.failed !== null) {
-        worker.onfailed(worker.failed);
+        unavailable("Python did not load: " + worker.failed);
         return;
       }
-      // the inputs only: what a case expects is the judge's, never the student's worker's
-      const inputs = cases.slice(offset).map((testcase) => testcase.input);
-      worker.postMessage({ source, inputs, cap: exercise.output_kb * 1024 }, [channel.port2]);
+      worker.postMessage({ source, cap: exercise.output_kb * 1024 }, [channel.port2]);
     }
     start();
   });

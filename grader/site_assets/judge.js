@@ -5,6 +5,11 @@
 // a case the page stopped at its time limit shows) or "diagnose" (the known mistake all the
 // results are, once every case is judged); the replies carry that id.
 importScripts(PYODIDE_URL + "pyodide.js");
+// Each public case's expected output, by exercise and case: here, written into this script by
+// `grade site`, and in no data file of the site. The student's worker may not fetch, but it
+// may import() a same-origin JSON file; this script it can only run, and its first line fails
+// there (importScripts is gone from that worker) before this line is reached.
+const EXPECTED = {};
 let py = null;
 async function boot() {
   py = await loadPyodide({ indexURL: PYODIDE_URL });
@@ -55,7 +60,12 @@ onmessage = async (event) => {
       await py.loadPackagesFromImports(checker);
     } catch (error) { /* the checker's import will say what is missing */ }
   }
-  const made = [py.toPy(ask.case), py.toPy(ask.exercise), py.toPy(ask.earlier)];
+  const expected = (EXPECTED[ask.exercise.name] || {})[ask.case.name];
+  if (typeof expected !== "string") {
+    postMessage({ kind: "error", id: ask.id, message: "no expected output for " + ask.case.name });
+    return;
+  }
+  const made = [py.toPy({ ...ask.case, expected }), py.toPy(ask.exercise), py.toPy(ask.earlier)];
   const [testcase, about, above] = made;
   try {
     let result;
