@@ -29,6 +29,7 @@ from conftest import SCRIPTS
 
 from grader.cli import cli
 from grader.judging.grouping import Grouping, Placement
+from grader.judging.printed import decode
 from grader.judging.records import Verdict
 from grader.model.cases import own_cases, public_folder, secret_folder
 from grader.model.resources import Root
@@ -317,9 +318,14 @@ def served(root: Root, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str
 
 @contextlib.contextmanager
 def _browser_page(
-    url: str, exercise: str = "quantize", width: int = 1000, height: int = 800
+    url: str,
+    exercise: str = "quantize",
+    width: int = 1000,
+    height: int = 800,
+    route: tuple[str, str] | None = None,
 ) -> Iterator[Page]:
-    """The exercise's page in headless Chromium, at that window size."""
+    """The exercise's page in headless Chromium, at that window size; ``route``: a URL pattern
+    and the script served in its place."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -327,6 +333,12 @@ def _browser_page(
         try:
             page = browser.new_page(viewport={"width": width, "height": height})
             page.on("console", lambda m: None)
+            if route is not None:
+                pattern, script = route
+                page.context.route(
+                    pattern,
+                    lambda r: r.fulfill(body=script, content_type="text/javascript"),
+                )
             page.goto(url + f"{exercise}.html")
             yield page
         finally:
@@ -879,3 +891,78 @@ def test_the_students_code_cannot_read_the_expected_outputs(served: str, tmp_pat
         statuses = page.locator(".case .status").all_inner_texts()
         text = page.inner_text("#summary") + "\n" + page.inner_text("#results")
     assert "passed" not in statuses, text[-2000:]
+
+
+# A student's worker that holds the page's port (as the one above did), by a worker.js of the
+# test's own: each case's right answer, and around it what the page must not take as a clock
+# event (the mode says which). The page's rule, whatever the worker does: a case's clock runs
+# from when the page sent it to its deadline; one "ran" per case asked, in order.
+HOSTILE_WORKER = """
+const ANSWERS = %(answers)s;  // input -> expected output
+const MODE = %(mode)s;
+const LIMIT_MS = %(limit_ms)s;
+postMessage({ kind: "ready" });
+onmessage = (event) => {
+  onmessage = null;
+  const port = event.ports[0];
+  let asked = 0;
+  port.onmessage = (sent) => {
+    const { index, input } = sent.data;
+    const raw = { exit_code: 0, stdout: ANSWERS[input], stderr: "", over: null, wall_s: 0 };
+    const ran = { kind: "ran", index, raw };
+    asked += 1;
+    if (MODE === "restarts" && asked > 1) {  // a worker's first case is answered at once
+      const beat = setInterval(() => port.postMessage({ kind: "start", index }), 100);
+      setTimeout(() => { clearInterval(beat); port.postMessage(ran); }, 3 * LIMIT_MS);
+    } else if (MODE === "late" && asked > 1) {
+      setTimeout(() => port.postMessage(ran), 2 * LIMIT_MS);
+    } else if (MODE === "twice") {
+      port.postMessage(ran);
+      port.postMessage(ran);
+    } else if (MODE === "start") {
+      port.postMessage({ kind: "start", index });
+      port.postMessage(ran);
+    } else {
+      port.postMessage(ran);
+    }
+  };
+  port.postMessage({ kind: "prepared" });
+};
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("mode", "statuses"),
+    [
+        ("honest", ["passed"] * 4),
+        ("restarts", ["passed", "runtime_error", "passed", "runtime_error"]),  # a fresh worker
+        ("late", ["passed", "timeout", "passed", "timeout"]),  # after each crash or timeout
+        ("twice", ["passed", "runtime_error", "passed", "runtime_error"]),
+        ("start", ["runtime_error"] * 4),
+    ],
+)
+def test_what_the_students_worker_says_is_data_never_the_clock(
+    served: str, root: Root, mode: str, statuses: list[str], tmp_path: Path
+) -> None:
+    """The page once restarted a case's clock on every "start" its worker posted: a program
+    that got the port passed at three times the limit. Whatever the worker says, the clock is
+    the page's, and a message it did not ask for is the program's crash."""
+    cases = [c for c in own_cases(load_exercise("quantize", root)) if not c.secret]
+    assert len(cases) == len(statuses)
+    with urllib.request.urlopen(served + "quantize.json") as opened:
+        limit = float(json.loads(opened.read())["time_s"])
+    answers = {decode(c.input): c.expected for c in cases}
+    script = HOSTILE_WORKER % {
+        "answers": json.dumps(answers),
+        "mode": json.dumps(mode),
+        "limit_ms": int(limit * 1000),
+    }
+    with _browser_page(served, route=("**/worker.js", script)) as page:
+        _graded(page, "print('the worker answers')\n")
+        page.screenshot(path=str(tmp_path / f"hostile-{mode}.png"), full_page=True)
+        shown = page.locator(".case .status").all_inner_texts()
+        text = page.inner_text("#summary") + "\n" + page.inner_text("#results")
+    assert shown == statuses, text[-2000:]
+    if "runtime_error" in statuses:
+        assert "the program broke what reports its run to the page" in text
