@@ -371,31 +371,7 @@ print("reached", reached)
 def test_a_portable_run_cannot_write_into_the_graders_stdout() -> None:
     """Issue 38, finding 4: the portable path left the grader dumpable, so a run of the same
     uid opened /proc/<grader>/fd/1 and wrote a raw CI command into the JSON report."""
-    from test_sandbox_findings import PROJECT, _system_python, _user
-
-    ids = _user()
-    python = _system_python()
-    if ids is None or python is None:
-        pytest.skip("no ordinary user, or no interpreter it can run, on this machine")
-    scratch = Path(tempfile.mkdtemp(prefix="grade-dumpable-"))
-    try:
-        scratch.chmod(0o755)
-        script, grader = scratch / "s.py", scratch / "parent.py"  # not grader.py: the package
-        script.write_text(_INTO_THE_GRADERS_STDOUT)
-        grader.write_text(_PORTABLE_GRADER)
-        done = subprocess.run(
-            [python, str(grader), str(script)],
-            capture_output=True,
-            text=True,
-            user=ids[0],
-            group=ids[1],
-            extra_groups=[],
-            cwd="/",
-            env={"PATH": os.defpath, "PYTHONPATH": str(PROJECT), "HOME": "/", "TMPDIR": "/tmp"},
-            timeout=120,
-        )
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    done = _as_an_ordinary_user(_PORTABLE_GRADER, _INTO_THE_GRADERS_STDOUT)
     assert "the run printed: reached []" in done.stdout, (done.stdout, done.stderr)
     assert "forged" not in done.stdout + done.stderr
 
@@ -915,19 +891,27 @@ _NOT_DUMPABLE = "import ctypes\nctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET
 @pytest.mark.slow  # a process of its own, as an ordinary user
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="no /proc here")
 def test_a_run_that_hides_from_proc_is_over_its_memory_limit() -> None:
+    done = _as_an_ordinary_user(_HIDDEN_GRADER, _NOT_DUMPABLE + MEMORY_FILES)
+    assert "the run's limit: memory\n" in done.stdout, (done.stdout, done.stderr)
+
+
+def _as_an_ordinary_user(grader_text: str, script_text: str) -> subprocess.CompletedProcess[str]:
+    """``grader_text`` run as an ordinary user's program (``python parent.py s.py``, not
+    grader.py: the package) on ``script_text``, the way a student's own grade runs: some
+    attacks and defences show only where neither side is root."""
     from test_sandbox_findings import PROJECT, _system_python, _user
 
     ids = _user()
     python = _system_python()
     if ids is None or python is None:
         pytest.skip("no ordinary user, or no interpreter it can run, on this machine")
-    scratch = Path(tempfile.mkdtemp(prefix="grade-hidden-"))
+    scratch = Path(tempfile.mkdtemp(prefix="grade-as-user-"))
     try:
         scratch.chmod(0o755)
         script, grader = scratch / "s.py", scratch / "parent.py"
-        script.write_text(_NOT_DUMPABLE + MEMORY_FILES)
-        grader.write_text(_HIDDEN_GRADER)
-        done = subprocess.run(
+        script.write_text(script_text)
+        grader.write_text(grader_text)
+        return subprocess.run(
             [python, str(grader), str(script)],
             capture_output=True,
             text=True,
@@ -940,4 +924,3 @@ def test_a_run_that_hides_from_proc_is_over_its_memory_limit() -> None:
         )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    assert "the run's limit: memory\n" in done.stdout, (done.stdout, done.stderr)
