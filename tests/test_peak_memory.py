@@ -14,14 +14,15 @@ import sysconfig
 import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from conftest import COURSE, SCRIPTS, TESTS
 
-from grader.judging.records import CaseFeedback, Verdict, Visibility
+from grader.judging.records import CaseFeedback, Feedback, Verdict, Visibility
 from grader.render import render
-from grader.render.json import feedback_from_dict
+from grader.render.json import feedback_from_dict, to_dict
 from grader.render.text import slowest_line
 from grader.sandbox import Limits, Sandbox, SandboxMode, cgroups, portable, process, treewatch
 from grader.sandbox.allowed import others_can_read
@@ -248,3 +249,15 @@ def _case(name: str, time_s: float, mb: float | None, shown: bool = True) -> Cas
 )
 def test_the_slowest_case_line(cases: list[CaseFeedback], line: str) -> None:
     assert slowest_line(tuple(cases)) == line
+
+
+@pytest.mark.parametrize("memory_mb", [64, 512, 1000])
+def test_a_gradebook_reads_back_the_memory_it_wrote(memory_mb: int) -> None:
+    """The JSON keeps a peak to a tenth of a MB; a share computed from the exact bytes read
+    back from that tenth otherwise (0.021 written, 0.02 read): the typed round trip of a
+    batch's gradebook differed in 1 of ~3 runs (CI dry run of 2f5d25e and later)."""
+    for peak in range(1 << 20, 400 << 20, 37_117):  # every tenth of a MB, and between
+        case = replace(_case("a", 0.1, 0), peak_bytes=peak, memory_mb=memory_mb)
+        written = to_dict(Feedback("add", "a.py", (case,), started_at="2026-12-07T00:00:00"))
+        again = feedback_from_dict(json.loads(json.dumps(written))).cases[0]
+        assert (again.peak_mb, again.memory_share) == (case.peak_mb, case.memory_share), peak

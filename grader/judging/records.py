@@ -263,9 +263,12 @@ class CaseFeedback:
     def memory_share(self) -> float | None:
         """Its peak memory as a share of its memory limit (1.0: all of it); None where either
         is not known."""
-        if self.peak_bytes is None or not self.memory_mb:
+        peak = self.peak_mb
+        if peak is None or not self.memory_mb:
             return None
-        return round(self.peak_bytes / (self.memory_mb << 20), 3)
+        # of the peak as the reports write it (a tenth of a MB), so that a gradebook read back
+        # gives the share it showed
+        return round(peak / self.memory_mb, 3)
 
     @property
     def memory_text(self) -> str:
