@@ -353,6 +353,12 @@ def _with_first_case(**changes: object) -> str:
         {"time_s": float("nan")},
         {"time_s": -1.0},
         {"points": True},
+        # the review's: Infinity (json's spelling of 1e999) crashed a float-to-int step, exit 4
+        {"peak_memory_mb": float("inf")},
+        {"memory_limit_mb": float("inf")},
+        {"memory_limit_mb": "512"},
+        {"exit_code": float("inf")},
+        {"exit_code": 1.5},
     ],
     ids=repr,
 )

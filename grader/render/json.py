@@ -126,6 +126,12 @@ def _number(value: object) -> float:
     return float(value)
 
 
+def _exit_code(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{repr(value)[:40]} is not an exit status")
+    return value
+
+
 def _case_from_dict(data: Mapping[str, Any]) -> CaseFeedback:
     visibility = Visibility(data["visibility"])
     verdict = Verdict(data["status"])
@@ -140,7 +146,7 @@ def _case_from_dict(data: Mapping[str, Any]) -> CaseFeedback:
         verdict=verdict,
         message=str(data["message"]),
         time_s=_number(data["time_s"]),
-        exit_code=None if data["exit_code"] is None else int(data["exit_code"]),
+        exit_code=None if data["exit_code"] is None else _exit_code(data["exit_code"]),
         points=points,
         max_points=max_points,
         visibility=visibility,
@@ -149,12 +155,16 @@ def _case_from_dict(data: Mapping[str, Any]) -> CaseFeedback:
         diagnosis=_diagnosis(data.get("diagnosis")),
         # absent from a gradebook written before the fields
         peak_bytes=_peak(data.get("peak_memory_mb")),
-        memory_mb=None if data.get("memory_limit_mb") is None else int(data["memory_limit_mb"]),
+        memory_mb=_whole(data.get("memory_limit_mb")),
     )
 
 
 def _peak(mb: Any) -> int | None:
-    return None if mb is None else round(float(mb) * (1 << 20))
+    return None if mb is None else round(_number(mb) * (1 << 20))
+
+
+def _whole(value: Any) -> int | None:
+    return None if value is None else int(_number(value))
 
 
 def _report_diagnosis(data: Any) -> Diagnosis | None:

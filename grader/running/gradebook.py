@@ -141,7 +141,14 @@ class Gradebook:
                 interrupted=bool(data["interrupted"]),
             )
         # a shard file is anyone's to damage: any wrong type must end as a one-line exit 2
-        except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+        except (
+            KeyError,
+            TypeError,
+            ValueError,
+            AttributeError,
+            RecursionError,
+            OverflowError,
+        ) as exc:
             raise UsageError(f"{path} is a damaged gradebook: {type(exc).__name__} {exc}") from exc
 
 
