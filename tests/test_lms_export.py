@@ -17,6 +17,8 @@ from click.testing import CliRunner
 from conftest import DATA
 
 from grader.cli import cli
+from grader.commands.exporting import read_pairs
+from grader.judging.errors import UsageError
 from grader.judging.records import CaseFeedback, Feedback, Verdict
 from grader.running.gradebook import Entry, Gradebook
 from grader.running.sheet import Sheet, read_sheet
@@ -324,8 +326,6 @@ def test_a_sheet_reads_as_csv_does_and_writes_back_byte_for_byte(
 
 
 def test_an_unclosed_quote_or_another_encoding_is_refused(tmp_path: Path) -> None:
-    from grader.judging.errors import UsageError
-
     path = tmp_path / "s.csv"
     path.write_text('a,"b\n1,2\n')
     with pytest.raises(UsageError, match="never closes"):
@@ -333,3 +333,11 @@ def test_an_unclosed_quote_or_another_encoding_is_refused(tmp_path: Path) -> Non
     path.write_bytes("Student,ID\nJosé,1\n".encode("latin-1"))
     with pytest.raises(UsageError, match="not UTF-8"):
         read_sheet(path)
+
+
+def test_a_map_the_csv_module_refuses_is_a_usage_error(tmp_path: Path) -> None:
+    """The review's: a --map cell past the csv module's field limit was exit 4."""
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text(f"submission,value\nalice,{'x' * 200_000}\n")
+    with pytest.raises(UsageError, match=r"pairs\.csv"):
+        read_pairs(pairs)

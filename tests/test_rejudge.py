@@ -254,3 +254,15 @@ def test_the_report_formats(golden: Golden, name: str, render: Callable[[Rejudgi
     )
     found = rejudged(old, new, expected=frozenset({"alice", "zed"}))
     golden(name, render(found))
+
+
+def test_a_csv_gradebook_the_csv_module_refuses_is_a_usage_error(tmp_path: Path) -> None:
+    """The review's: a cell past the csv module's field limit (131,072 characters) raised
+    csv.Error, which grade compare turned into exit 4."""
+    book = tmp_path / "g.csv"
+    book.write_text(
+        "submission,score,points,max_points,passed,total,error,01\n"
+        f"alice,1.0000,1,1,1,1,{'x' * 200_000},passed\n"
+    )
+    with pytest.raises(UsageError, match=r"g\.csv"):
+        read_results(book)

@@ -31,8 +31,12 @@ def read_pairs(path: Path) -> dict[str, str]:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read the map {path}: {exc}") from exc
+    try:
+        rows = list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as exc:  # a cell past the module's field limit; a NUL on Python 3.10
+        raise UsageError(f"cannot read the map {path}: {exc}") from None
     pairs: dict[str, str] = {}
-    for number, row in enumerate(csv.reader(io.StringIO(text, newline="")), start=1):
+    for number, row in enumerate(rows, start=1):
         if number == 1 or not any(row):
             continue
         if len(row) != 2:

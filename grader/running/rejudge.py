@@ -137,7 +137,10 @@ def _from_book(label: str, book: Gradebook) -> Results:
 
 
 def _from_csv(label: str, text: str) -> Results:
-    table = list(csv.reader(io.StringIO(text, newline="")))
+    try:
+        table = list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as exc:  # a cell past the module's field limit; a NUL on Python 3.10
+        raise UsageError(f"{label} is a damaged gradebook: {exc}") from None
     if not table or tuple(table[0][: len(CSV_HEADER)]) != CSV_HEADER:
         raise UsageError(f"{label} is not a grade gradebook (from grade batch --json or --csv)")
     header = table[0]
