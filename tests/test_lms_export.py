@@ -341,3 +341,15 @@ def test_a_map_the_csv_module_refuses_is_a_usage_error(tmp_path: Path) -> None:
     pairs.write_text(f"submission,value\nalice,{'x' * 200_000}\n")
     with pytest.raises(UsageError, match=r"pairs\.csv"):
         read_pairs(pairs)
+
+
+def test_a_short_record_is_filled_out_before_its_value(tmp_path: Path) -> None:
+    """The review's: a spreadsheet drops a row's trailing empty cells, and a score for a field
+    past such a row's end was dropped while the summary counted it filled; added per-case
+    columns landed under the wrong headers."""
+    path = tmp_path / "s.csv"
+    path.write_text("a,b,c\n1\n2,x,\n")
+    sheet = read_sheet(path)
+    assert sheet.written({(1, 2): "9", (2, 2): "8"}) == b"a,b,c\n1,,9\n2,x,8\n"
+    added = sheet.written({}, {0: ["d"], 1: ["5"], 2: ["6"]})
+    assert added == b"a,b,c,d\n1,,,5\n2,x,,6\n"

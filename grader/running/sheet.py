@@ -53,15 +53,27 @@ class Sheet:
         """The sheet again, the fields at (record, field) in ``changed`` holding new values and
         the values of ``added`` appended to their records; every other byte as it was."""
         out: list[str] = []
+        by_record: dict[int, dict[int, str]] = {}
+        for (number, index), value in changed.items():
+            by_record.setdefault(number, {})[index] = value
+        width = len(self.header)
         for number, record in enumerate(self.records):
             quoted = bool(record.fields) and record.fields[0].quoted
+            mine = by_record.get(number, {})
+            extra = (added or {}).get(number, ())
             cells = [
-                self._field(changed[number, index], f.quoted)
-                if (number, index) in changed
-                else self.text[f.start : f.end]
+                self._field(mine[index], f.quoted) if index in mine else self.text[f.start : f.end]
                 for index, f in enumerate(record.fields)
             ]
-            cells += [self._field(v, quoted) for v in (added or {}).get(number, ())]
+            # a record shorter than the header (a spreadsheet drops trailing empty cells) is
+            # filled out with empty ones up to a changed field, or to the header's width before
+            # added columns, so that each value lands under its own header
+            reach = max([i + 1 for i in mine] + [width if extra else 0])
+            cells += [
+                self._field(mine[i], quoted) if i in mine else ""
+                for i in range(len(cells), reach)
+            ]
+            cells += [self._field(v, quoted) for v in extra]
             out.append(self.delimiter.join(cells) + record.terminator)
         return "".join(out).encode(self.encoding)
 
