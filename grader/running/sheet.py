@@ -70,8 +70,7 @@ class Sheet:
             # added columns, so that each value lands under its own header
             reach = max([i + 1 for i in mine] + [width if extra else 0])
             cells += [
-                self._field(mine[i], quoted) if i in mine else ""
-                for i in range(len(cells), reach)
+                self._field(mine[i], quoted) if i in mine else "" for i in range(len(cells), reach)
             ]
             cells += [self._field(v, quoted) for v in extra]
             out.append(self.delimiter.join(cells) + record.terminator)
