@@ -3,11 +3,13 @@ names and report links; and, in a real headless Chromium (slow), the page of a r
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import re
 import shutil
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +116,23 @@ def test_anonymised_the_page_names_no_one_and_links_no_report() -> None:
         assert html.escape(entry.submission, quote=True) not in page
     assert "alice" not in page and "href=" not in page
     assert "submission 1" in page and "submission 5" in page
+
+
+def test_anonymised_no_problem_text_or_order_gives_a_name_away() -> None:
+    """The review's: a row's problem quotes its path ("is reached through subs/alice, a
+    symbolic link"), and rows in the gradebook's order (by name) map back to a roster: the
+    rows go in the order of a digest of each name instead."""
+    linked = Entry("subs/alice", "subs/alice", None, "is reached through subs/alice, a link")
+    book = replace(_book(), entries=(*_book().entries, linked))
+    page = render_dashboard(book, anonymize=True)
+    assert "alice" not in page and "not gradable" in page
+    rows = re.findall(r'class="name">submission (\d+)</td><td>([^<]*)<', page)
+    assert [int(n) for n, _ in rows] == list(range(1, len(book.entries) + 1))
+    by_digest = sorted(book.entries, key=lambda e: hashlib.blake2b(e.submission.encode()).digest())
+    assert len(rows) == len(by_digest)
+    for (_, shown), entry in zip(rows, by_digest, strict=True):
+        if entry.feedback is not None and entry.score is not None:
+            assert html.unescape(shown).startswith(f"{entry.feedback.passed}/")
 
 
 @pytest.mark.parametrize(

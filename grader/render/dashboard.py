@@ -9,6 +9,7 @@ from a CI artifact. Every name a student controls goes through the HTML report's
 
 from __future__ import annotations
 
+import hashlib
 import statistics
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -91,12 +92,18 @@ def histogram(book: Gradebook) -> list[int]:
     return counts
 
 
-def names(book: Gradebook, *, anonymize: bool) -> list[str]:
-    """Each row's name as the page shows it: its own, or ``submission N`` in the book's order."""
+def rows(book: Gradebook, *, anonymize: bool) -> list[tuple[Entry, str]]:
+    """Each row and the name the page shows for it: its own, in the book's order; or
+    ``submission N`` in the order of a digest of the names, since the book's order is the
+    names' and a roster would give them back."""
     if not anonymize:
-        return [e.submission for e in book.entries]
-    width = len(str(len(book.entries)))
-    return [f"submission {i:0{width}d}" for i in range(1, len(book.entries) + 1)]
+        return [(e, e.submission) for e in book.entries]
+    order = sorted(
+        book.entries,
+        key=lambda e: hashlib.blake2b(e.submission.encode("utf-8", "surrogateescape")).digest(),
+    )
+    width = len(str(len(order)))
+    return [(e, f"submission {i:0{width}d}") for i, e in enumerate(order, start=1)]
 
 
 def render_dashboard(
@@ -124,7 +131,7 @@ def render_dashboard(
 <h2>Cases</h2>
 {_cases(case_columns(book))}
 <h2>Submissions</h2>
-{_submissions(book.entries, names(book, anonymize=anonymize), links)}
+{_submissions(rows(book, anonymize=anonymize), links, anonymize=anonymize)}
 </body>
 </html>
 """
@@ -187,15 +194,18 @@ def _cases(columns: Sequence[CaseColumn]) -> str:
     return f'<table class="cases">{head}{"".join(rows)}</table>{note}'
 
 
-def _submissions(entries: Sequence[Entry], shown: Sequence[str], links: Mapping[str, str]) -> str:
+def _submissions(
+    shown: Sequence[tuple[Entry, str]], links: Mapping[str, str], *, anonymize: bool
+) -> str:
     head = "<tr><th>submission</th><th>result</th><th>report</th></tr>"
     rows = []
-    for entry, name in zip(entries, shown, strict=True):
+    for entry, name in shown:
         f = entry.feedback
+        # a problem's text may quote the submission's path: anonymised, only its kind
         if f is None:
-            result = f"not gradable: {entry.problem}"
+            result = "not gradable" if anonymize else f"not gradable: {entry.problem}"
         elif entry.score is None:
-            result = entry.problem
+            result = "not graded: a grader error" if anonymize else entry.problem
         else:
             result = f"{f.passed}/{f.total} passed, {score_words(f, points=False)}"
         href = links.get(entry.submission)
