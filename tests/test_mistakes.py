@@ -158,9 +158,11 @@ def test_every_case_lists_every_mistakes_wrong_answer() -> None:
     }
 
 
-def test_a_file_of_before_still_names_what_it_can(tmp_path: Path) -> None:
-    """A course's mistakes.json written before "printed" ("outputs": digest -> the one mistake)
-    is read as what it says."""
+def test_a_file_of_before_names_nothing(tmp_path: Path) -> None:
+    """A course's mistakes.json written before "printed" ("outputs": digest -> the one mistake,
+    where only one printed it) is no evidence (the review's): it leaves out where two mistakes
+    print alike, so a case the student passed could not rule a mistake out, and read as the
+    new table it named A where A fails a case the student passed."""
     import shutil
 
     from grader.judging.compare import digest
@@ -172,7 +174,8 @@ def test_a_file_of_before_still_names_what_it_can(tmp_path: Path) -> None:
     old = {"mistakes": {"m": {"mistake": "x"}}, "outputs": {"01-sample": {digest("9\n"): "m"}}}
     path.write_text(json.dumps(old))
     found = load(load_exercise("add", Root(tmp_path / "c", RootKind.EXPLICIT)))
-    assert found.printed["01-sample"] == {"m": digest("9\n")}
+    assert "01-sample" not in found.printed
+    assert found.diagnose([Seen("01-sample", digest("9\n"))]) is None
 
 
 def _seen(**cases: str | None) -> list[Seen]:

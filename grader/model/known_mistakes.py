@@ -30,8 +30,11 @@ def _folders(exercise: Exercise) -> tuple[Path, Path]:
 
 def _read(data: Mapping[str, object], about: dict[str, str], printed: Table) -> None:
     """One folder's file into ``about`` and ``printed``: every mistake's wrong answers per case
-    ("printed"), or a file of before that ("outputs": digest -> the one mistake printing it,
-    where it was the only one), read as what it says, and so naming less."""
+    ("printed"). A file of before that ("outputs": digest -> the one mistake printing it, where
+    it was the only one) is no evidence: it leaves out where a mistake fails alike with another,
+    so a case the student passed could not rule it out, and a mistake would be named against a
+    case that contradicts it. ``grade verify`` calls such a file stale; ``grade regen`` writes
+    it anew."""
     names = data["mistakes"]
     if not isinstance(names, Mapping):
         raise TypeError("mistakes is a table")
@@ -47,11 +50,9 @@ def _read(data: Mapping[str, object], about: dict[str, str], printed: Table) -> 
         pairs = [(c, m, key) for c, found in cases.items() for m, key in found.items()]
         known = list(cases)
     else:
-        outputs = data["outputs"]
-        if not isinstance(outputs, Mapping):
+        if not isinstance(data["outputs"], Mapping):
             raise TypeError("outputs is a table")
-        pairs = [(c, m, key) for c, found in outputs.items() for key, m in found.items()]
-        known = list(outputs)
+        pairs, known = [], []
     for case in known:
         if not isinstance(case, str):
             raise TypeError("a case's name is a string")
