@@ -924,3 +924,23 @@ def _as_an_ordinary_user(grader_text: str, script_text: str) -> subprocess.Compl
         )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="no /proc here")
+def test_a_reaped_number_taken_by_a_new_run_stays_the_graders() -> None:
+    """The review's race: a runner reaps its run, a second run is spawned under the freed pid,
+    then the first runner says it reaped that pid: the new run's entry must stay, or the next
+    sweep kills a legitimate run as an orphan."""
+    from grader.sandbox import orphans
+
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE
+    )
+    try:
+        pid = orphans.spawn(lambda: child.pid)  # the new run, under the number
+        orphans.reaped(pid)  # the first runner, late
+        assert pid in orphans._own
+    finally:
+        child.communicate(b"")
+    orphans.reaped(pid)  # gone now: let go
+    assert pid not in orphans._own

@@ -45,9 +45,12 @@ def spawn(start: Callable[[], int]) -> int:
 
 
 def reaped(pid: int) -> None:
-    """``pid`` was reaped by its runner: its number may be another process's from now on."""
+    """``pid`` was reaped by its runner: its number may be another process's from now on, and
+    already a new run's, spawned between the reap and this call (the review's race): only an
+    entry whose process is gone is let go, never the new run's, which a sweep would kill."""
     with _lock:
-        _own.pop(pid, None)
+        if pid in _own and _stat(pid)[1] != _own[pid]:
+            del _own[pid]
 
 
 def adopt() -> bool:
