@@ -884,6 +884,7 @@ box = Sandbox.create(SandboxMode.AUTO)
 limits = Limits(time_s=10, memory_mb=256)
 result = box.run([sys.executable, sys.argv[1], "memfd"], stdin=b"", limits=limits)
 print("the run's limit:", result.limit_hit and result.limit_hit.value)
+print("it said:", result.stderr.decode().strip().splitlines()[-1])
 """
 _NOT_DUMPABLE = "import ctypes\nctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0\n"
 
@@ -892,7 +893,12 @@ _NOT_DUMPABLE = "import ctypes\nctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="no /proc here")
 def test_a_run_that_hides_from_proc_is_over_its_memory_limit() -> None:
     done = _as_an_ordinary_user(_HIDDEN_GRADER, _NOT_DUMPABLE + MEMORY_FILES)
-    assert "the run's limit: memory\n" in done.stdout, (done.stdout, done.stderr)
+    assert "the run's limit: memory\n" in done.stdout
+    # and why, in the run's own words (the review's: a limit with no reason)
+    assert "it said: grade: a process of the run hid its memory from the grader" in done.stdout, (
+        done.stdout,
+        done.stderr,
+    )
 
 
 def _as_an_ordinary_user(grader_text: str, script_text: str) -> subprocess.CompletedProcess[str]:

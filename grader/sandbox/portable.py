@@ -228,6 +228,8 @@ class _Started:
     cpu_limited: Callable[[int], bool]  # whether this exit status is the CPU limit's doing
     # the limit the tree watch stopped it at ("memory", "processes"), if it did (POSIX)
     over_limit: Callable[[], str | None] = lambda: None
+    # whether the watch stopped it because a process hid its memory (not dumpable, not ours)
+    hidden: Callable[[], bool] = lambda: False
     # its peak memory in bytes once it has ended, where the platform says (see _start_posix)
     peak_bytes: Callable[[], int | None] = lambda: None
 
@@ -414,6 +416,7 @@ def _start_posix(
         start=start,
         cpu_limited=lambda status: status == -_SIGXCPU,
         over_limit=lambda: None if watch is None else watch.over,
+        hidden=lambda: watch is not None and watch.hidden,
         peak_bytes=lambda: _larger(
             reaped[0][2] if reaped else None, None if watch is None else watch.peak
         ),
@@ -596,6 +599,8 @@ def _wait(started: _Started, limits: Limits, running: Running | None) -> Outcome
     )
     if exit.over_limit == "processes":  # no exception says it: the runner's own words
         stderr += f"\ngrade: more than {_PROCESSES} processes at once; stopped\n".encode()
+    elif started.hidden():
+        stderr += b"\ngrade: a process of the run hid its memory from the grader; stopped\n"
     return Outcome(exit, stdout, stderr, "stdout" if out.over else "stderr" if err.over else None)
 
 

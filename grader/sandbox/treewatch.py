@@ -148,6 +148,7 @@ class TreeWatch:
     ) -> None:
         self.leader, self.memory, self.processes = leader, memory, processes
         self.over: str | None = None  # "memory" or "processes"
+        self.hidden = False  # "memory" because a process hid its memory from the grader
         self.peak: int | None = None  # the most memory the tree held at one look, in bytes
         self._stop_run, self._look = stop_run, look
         self._seen: dict[int, int] = {}  # pid -> its start time
@@ -171,8 +172,11 @@ class TreeWatch:
             return
         if len(found) > self.processes:
             self.over = "processes"
-        elif held > self.memory or any(one.hidden for one in found):
-            self.over = "memory"  # what it hides from the grader, it is held to none of
+        elif held > self.memory:
+            self.over = "memory"
+        elif any(one.hidden for one in found):
+            self.hidden = True  # what it hides from the grader, it is held to none of
+            self.over = "memory"
         if self.over is not None:
             self._stop_run()
 
