@@ -39,6 +39,7 @@ from .errors import GraderError
 from .grouping import Grouping, Placement, signature
 from .judge import grader_error, judge, not_compiled, syntax_error
 from .mistakes import Mistakes, Seen
+from .printed import INPUT_LINES, head_lines
 from .records import Case, CaseFeedback, CaseOutcome, Comparison, Verdict
 from .runs import LimitHit, Limits, RunResult
 
@@ -356,6 +357,9 @@ def _result(outcome: CaseOutcome, earlier: Earlier = ()) -> dict[str, Any]:
         "hint_said": placed.hint_said,  # its hint is not to be said (grouping.py)
         "status": outcome.verdict.value,
         "message": outcome.message,
+        # the input as grade's report shows it: clipped, its first lines (a case of 250 KB on
+        # one line made the page too large to draw)
+        "input": head_lines(feedback.input, INPUT_LINES),
         "time_s": outcome.time_s,
         "stdout": outcome.stdout,
         "stderr": outcome.stderr,

@@ -47,3 +47,24 @@ def closest(word: str, choices: Iterable[str]) -> str | None:
     """The choice ``word`` most likely misspells, for a "did you mean"; None if none is close."""
     found = difflib.get_close_matches(word, list(choices), n=1)
     return found[0] if found else None
+
+
+INPUT_LINES = 6  # of a case's input, as every report and the practice page show it
+
+
+def line_count(n: int) -> str:
+    return f"{n} line" if n == 1 else f"{n} lines"
+
+
+def lines_kept(count: int, most: int) -> int:
+    """How many of ``count`` lines to show where ``most`` fit: all of them when only one would
+    be left out, since "… (1 line more)" takes the room of the line itself."""
+    return count if count <= most + 1 else most
+
+
+def head_lines(text: str, most: int) -> str:
+    """``text``'s first lines as a report shows them, with how many more were left out."""
+    lines = text.splitlines() or [""]
+    kept = lines_kept(len(lines), most)
+    more = len(lines) - kept
+    return "\n".join(lines[:kept]) + (f"\n… ({line_count(more)} more)" if more > 0 else "")

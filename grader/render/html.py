@@ -8,6 +8,7 @@ import html
 
 from ..judging.compare import TOKEN
 from ..judging.grouping import Grouping, same_mistake
+from ..judging.printed import INPUT_LINES, line_count, lines_kept
 from ..judging.records import (
     CaseFeedback,
     Comparison,
@@ -18,7 +19,7 @@ from ..judging.records import (
 )
 from .escape import safe
 from .score import score_words
-from .text import INPUT_LINES, STDERR_LINES, fuzz_details, fuzz_title, line_count, lines_kept
+from .text import STDERR_LINES, fuzz_details, fuzz_title
 
 _CSS = """
 body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }

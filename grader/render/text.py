@@ -16,11 +16,11 @@ from rich.text import Text
 
 from ..judging.compare import TOKEN, normalise, tokens
 from ..judging.grouping import Grouping, same_mistake
+from ..judging.printed import INPUT_LINES, line_count, lines_kept
 from ..judging.records import CaseFeedback, Comparison, Feedback, FuzzFeedback, Mismatch, Verdict
 from .escape import log_safe, safe, shorten
 from .score import score_words
 
-INPUT_LINES = 6
 LINE_WIDTH = 100
 STDERR_LINES = 12
 _LABEL = 10  # width of the detail labels ("expected", "got", ...)
@@ -226,16 +226,6 @@ def case_details(outcome: CaseFeedback) -> str:
         _prose(out, "mistake", safe(outcome.diagnosis.message))  # is one case's alone
     _details(out, outcome)
     return "\n".join(line[5:] for line in out.plain.splitlines()) + "\n"
-
-
-def line_count(n: int) -> str:
-    return f"{n} line" if n == 1 else f"{n} lines"
-
-
-def lines_kept(count: int, most: int) -> int:
-    """How many of ``count`` lines to show where ``most`` fit: all of them when only one would
-    be left out, since "… (1 line more)" takes the room of the line itself."""
-    return count if count <= most + 1 else most
 
 
 def _num(value: float) -> str:

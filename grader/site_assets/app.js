@@ -137,7 +137,7 @@ function show(box, testcase, result, checked) {
     return;
   }
   row(details, "problem", result.message);
-  if (result.status !== "grader_error") row(details, "input", testcase.input);
+  if (result.status !== "grader_error") row(details, "input", result.input);
   if (result.status === "wrong_answer" && checked) {  // several answers are right: no line
     row(details, "output", (result.stdout || "").split("\n").slice(0, 20).join("\n"));
   } else if (result.status === "wrong_answer" && result.got_line != null) {
