@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..judging.records import CaseFeedback, Feedback, Verdict
-from .html import html_text
+from .html import html_text, page_head
 from .score import score_words
 
 if TYPE_CHECKING:
@@ -114,14 +114,7 @@ def render_dashboard(
     links = {} if anonymize else dict(reports or {})
     graded = _graded(book)
     title = f"{book.exercise}: {len(book.entries)} submissions, {len(graded)} graded"
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{html_text(title)}</title>
-<style>{_CSS}</style>
+    return f"""{page_head(title, _CSS)}
 </head>
 <body>
 <h1>{html_text(book.exercise)} <span class="sub">· the class</span></h1>

@@ -175,14 +175,8 @@ def render_html(feedback: Feedback) -> str:
     if feedback.diagnosis is not None:  # said once, as every format says it
         said = _e(safe(feedback.diagnosis.summary))
         mistake = f'<p class="mistake">mistake: <span class="advice">{said}</span></p>\n'
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{_e(feedback.exercise)}: {feedback.passed}/{feedback.total} cases passed</title>
-<style>{_CSS}</style>
+    title = f"{feedback.exercise}: {feedback.passed}/{feedback.total} cases passed"
+    return f"""{page_head(title, _CSS)}
 </head>
 <body>
 <h1>{_e(feedback.exercise)} <span class="sub">· {_e(safe(feedback.submission))}</span></h1>
@@ -193,3 +187,20 @@ def render_html(feedback: Feedback) -> str:
 </body>
 </html>
 """
+
+
+# What every page grade writes may load and run: its own inline styles, nothing else (no
+# script, no network), so that it opens the same from a CI artifact, a mail or a shared folder.
+NO_SCRIPT_NO_NETWORK = "default-src 'none'; style-src 'unsafe-inline'"
+
+
+def page_head(title: str, css: str) -> str:
+    """A page's start, to its styles: the policy above, ``title`` as text (``html_text``)."""
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{NO_SCRIPT_NO_NETWORK}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html_text(title)}</title>
+<style>{css}</style>"""

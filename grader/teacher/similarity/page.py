@@ -9,6 +9,7 @@ import math
 from collections.abc import Iterable, Sequence
 
 from ...render.escape import safe, shorten
+from ...render.html import NO_SCRIPT_NO_NETWORK
 from .report import NOTICE, Pair, Region, SimilarityReport
 
 # Of one side of a pair, the matched lines and CONTEXT lines around each, SHOWN_LINES at most
@@ -51,8 +52,7 @@ def render_page(report: SimilarityReport) -> str:
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
-        '<meta http-equiv="Content-Security-Policy" '
-        "content=\"default-src 'none'; style-src 'unsafe-inline'\">",
+        f'<meta http-equiv="Content-Security-Policy" content="{NO_SCRIPT_NO_NETWORK}">',
         f"<title>Similarity: {_e(report.exercise)}</title>",
         f"<style>{_CSS}</style></head><body>",
         f"<h1>Similarity of the submissions of {_e(report.exercise)}</h1>",
