@@ -3,8 +3,10 @@ names and report links; and, in a real headless Chromium (slow), the page of a r
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import html
+import io
 import json
 import re
 import shutil
@@ -91,8 +93,8 @@ def test_the_mistake_counts_are_the_gradebooks() -> None:
 
 def test_each_figure_comes_from_the_judged_rows() -> None:
     book = _book()
-    # a row the grader failed on (the sample's first: a grader error) is out, as in the summary
-    assert sum(histogram(book)) == 3
+    # out: the row the grader failed on; in, at 0 as in the CSV: the file that is no script
+    assert sum(histogram(book)) == 4 and histogram(book)[0] == 1
     column = {c.name: c for c in case_columns(book)}
     slow = column["04-slow"]
     assert (slow.ran, slow.passed, slow.times) == (3, 0, (5.0, 5.0, 5.0))
@@ -203,3 +205,20 @@ def test_the_page_of_a_real_batch_in_chromium(tmp_path: Path) -> None:
     assert len(links) == 4
     for link in links:
         assert (tmp_path / html.unescape(link)).is_file()
+
+
+def test_a_file_that_is_no_script_counts_at_zero_wherever_scores_are_counted() -> None:
+    """The CSV scores a file that is no gradable script 0 (Entry.score): the histograms count
+    it there too, and a submission the grader failed on stays out of all of them."""
+    from grader.render import classbook
+
+    book = _book()
+    binary = Entry("eve", "class/eve.py", None, error="not a text file")
+    book = Gradebook(book.exercise, book.case_names, (*book.entries, binary))
+    scored = [e.score for e in book.entries if e.score is not None]
+    assert sum(histogram(book)) == len(scored) == len(book.entries) - len(book.not_judged)
+    assert histogram(book)[0] == sum(1 for s in scored if s < 0.1)
+    md = classbook.markdown(book)
+    assert f"| 0.0-0.1 | {histogram(book)[0]} |" in md
+    rows = list(csv.DictReader(io.StringIO(classbook.csv(book))))
+    assert {r["submission"]: r["score"] for r in rows}["eve"] == "0.0000"

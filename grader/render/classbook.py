@@ -9,7 +9,7 @@ import io
 from typing import TYPE_CHECKING
 
 from .escape import log_safe, markdown_text, safe
-from .score import score_words
+from .score import histogram, score_words
 
 if TYPE_CHECKING:
     from ..running.gradebook import Entry, Gradebook
@@ -120,8 +120,7 @@ def junit(book: Gradebook) -> str:
 
 def markdown(book: Gradebook) -> str:
     """A class summary for a CI job page: scores as a histogram, and each case's pass rate."""
-    # a submission the grader failed on has no score: out of the histogram and the rates
-    graded = [e.feedback for e in book.entries if e.feedback is not None and e.score is not None]
+    graded = book.judged
 
     lines = [
         f"### {_md(book.exercise)}: {len(book.entries)} submissions, {len(graded)} graded",
@@ -129,11 +128,9 @@ def markdown(book: Gradebook) -> str:
         "| score | submissions | |",
         "| --- | --- | --- |",
     ]
-    buckets = [0] * 10
-    for f in graded:
-        buckets[min(9, int(f.score * 10))] += 1
-    for i in reversed(range(10)):
-        label = f"{i / 10:.1f}-{(i + 1) / 10:.1f}" if i < 9 else "0.9-1.0"
+    buckets = histogram(e.score for e in book.entries)
+    for i in reversed(range(len(buckets))):
+        label = f"{i / 10:.1f}-{(i + 1) / 10:.1f}"
         lines.append(f"| {label} | {buckets[i]} | {'█' * buckets[i]} |")
     lines += ["", "| case | passed | rate |", "| --- | --- | --- |"]
     for name in book.case_names:

@@ -16,9 +16,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..judging.records import CaseFeedback, Feedback, Verdict
+from ..judging.records import CaseFeedback, Verdict
 from .html import html_text, page_head
-from .score import score_words
+from .score import BUCKETS, score_words
+from .score import histogram as bars
 
 if TYPE_CHECKING:
     from ..running.gradebook import Entry, Gradebook
@@ -36,7 +37,6 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .rate .bar { background: #17772b; }
 ul.mistakes { margin: 0; padding-left: 1.2em; }
 """
-BUCKETS = 10
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class CaseColumn:
 
 def case_columns(book: Gradebook) -> tuple[CaseColumn, ...]:
     """Each case of the class, over the submissions the grader judged."""
-    graded = _graded(book)
+    graded = book.judged
     columns = []
     for name in book.case_names:
         cases = [c for f in graded for c in f.cases if c.name == name]
@@ -75,21 +75,13 @@ def case_columns(book: Gradebook) -> tuple[CaseColumn, ...]:
     return tuple(columns)
 
 
-def _graded(book: Gradebook) -> list[Feedback]:
-    # a submission the grader failed on has no score: out of the histogram and the rates
-    return [e.feedback for e in book.entries if e.feedback is not None and e.score is not None]
-
-
 def _timed(c: CaseFeedback) -> bool:
     return c.details_shown and c.verdict is not Verdict.SKIPPED and c.time_s > 0
 
 
 def histogram(book: Gradebook) -> list[int]:
-    """How many graded submissions scored in each tenth, 0-0.1 first (1.0 in the last)."""
-    counts = [0] * BUCKETS
-    for f in _graded(book):
-        counts[min(BUCKETS - 1, int(f.score * BUCKETS))] += 1
-    return counts
+    """How many submissions scored in each tenth, 0-0.1 first (1.0 in the last)."""
+    return bars(e.score for e in book.entries)
 
 
 def rows(book: Gradebook, *, anonymize: bool) -> list[tuple[Entry, str]]:
@@ -112,7 +104,7 @@ def render_dashboard(
     """The page. ``reports``: a submission's name to the URL of its HTML report, relative to
     the page; left out when anonymised (a report names its student)."""
     links = {} if anonymize else dict(reports or {})
-    graded = _graded(book)
+    graded = book.judged
     title = f"{book.exercise}: {len(book.entries)} submissions, {len(graded)} graded"
     return f"""{page_head(title, _CSS)}
 </head>

@@ -93,6 +93,14 @@ class Gradebook:
         return ExitCode.OK
 
     @property
+    def judged(self) -> tuple[Feedback, ...]:
+        """The reports of the submissions the grader ran and judged: what per-case figures
+        (pass rates, times, mistakes) are counted over."""
+        return tuple(
+            e.feedback for e in self.entries if e.feedback is not None and e.score is not None
+        )
+
+    @property
     def not_judged(self) -> tuple[Entry, ...]:
         """The submissions the grader failed on (a grader error on a case): theirs to grade
         again, never to be charged."""
