@@ -266,3 +266,23 @@ def test_a_csv_gradebook_the_csv_module_refuses_is_a_usage_error(tmp_path: Path)
     )
     with pytest.raises(UsageError, match=r"g\.csv"):
         read_results(book)
+
+
+@pytest.mark.parametrize("side", ["old", "new"])
+def test_an_interrupted_batch_is_refused_not_read_as_submissions_gone(
+    tmp_path: Path, side: str
+) -> None:
+    """A batch stopped half-way holds only the submissions graded before it stopped: compared,
+    every other one would read as gone (or new), and the exit as a real change."""
+    from grader.running.gradebook import Entry, Gradebook
+
+    whole = Gradebook("add", ("01",), (Entry("a", "a.py", None, error="x"),))
+    files = {}
+    for name in ("old", "new"):
+        book = replace(whole, interrupted=name == side)
+        files[name] = tmp_path / f"{name}.json"
+        files[name].write_text(book.to_json())
+    ran = CliRunner().invoke(cli, ["compare", str(files["old"]), str(files["new"])])
+    assert ran.exit_code == 2 and ran.stderr.count("\n") == 1, ran.output
+    assert f"{files[side]} is an interrupted batch" in ran.stderr
+    assert "--resume" in ran.stderr

@@ -55,6 +55,7 @@ class Results:
     case_names: tuple[str, ...]
     rows: tuple[Row, ...]
     from_csv: bool = False  # its names as the CSV writes them (``as_in_csv``)
+    interrupted: bool = False  # a batch stopped before every submission was graded (JSON only)
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,9 @@ def _from_book(label: str, book: Gradebook) -> Results:
         )
         for e in book.entries
     )
-    return Results(label, book.exercise, book.case_names, _unique(label, rows))
+    return Results(
+        label, book.exercise, book.case_names, _unique(label, rows), interrupted=book.interrupted
+    )
 
 
 def _from_csv(label: str, text: str) -> Results:
@@ -216,6 +219,12 @@ def rejudged(old: Results, new: Results, *, expected: frozenset[str] | None = No
             f"cannot compare gradebooks of different exercises: {old.label} is {old.exercise}, "
             f"{new.label} is {new.exercise}"
         )
+    for side in (old, new):  # its missing submissions would read as gone, and fail the gate
+        if side.interrupted:
+            raise UsageError(
+                f"{side.label} is an interrupted batch (only the submissions graded before it "
+                "stopped): finish it with `grade batch ... --resume` first"
+            )
     if old.from_csv != new.from_csv:  # a name is matched as the CSV could write it
         old, new = as_in_csv(old), as_in_csv(new)
     before = {r.submission: r for r in old.rows}
