@@ -38,7 +38,7 @@ from .diagnose import explain
 from .errors import GraderError
 from .grouping import Grouping, Placement, signature
 from .judge import grader_error, judge, not_compiled, syntax_error
-from .mistakes import Mistakes, Seen
+from .mistakes import Mistakes, witness
 from .printed import INPUT_LINES, head_lines
 from .records import Case, CaseFeedback, CaseOutcome, Comparison, Verdict
 from .runs import LimitHit, Limits, RunResult
@@ -277,14 +277,18 @@ def diagnose_raw(exercise: Mapping[str, Any], results: Sequence[Mapping[str, Any
     rule (``mistakes.py``) over the exercise's mistakes (``site.py`` wrote them): as
     ``grade --format json``'s ``diagnoses`` entry, or None."""
     printed = {c["name"]: dict(c.get("printed") or {}) for c in exercise["cases"]}
-    wrong = Verdict.WRONG_ANSWER.value
     known = Mistakes(dict(exercise.get("mistakes") or {}), printed)
-    seen = [
-        Seen(str(r["name"]), str(r.get("digest")) if r.get("status") == wrong else None)
+    seen = (
+        witness(
+            str(r["name"]),
+            Verdict(r["status"]),
+            compiled=r.get("compiled") is not False,
+            shown=True,  # the page holds public cases only, each shown in full
+            wrong=functools.partial(str, r.get("digest")),
+        )
         for r in results
-        if r.get("compiled") is not False and r.get("status") != Verdict.GRADER_ERROR.value
-    ]
-    found = known.diagnose(seen)
+    )
+    found = known.diagnose(s for s in seen if s is not None)
     if found is None:
         return None
     return {"mistake": found.mistake, "hint": found.message, "cases": list(found.cases)}

@@ -23,8 +23,9 @@ in a report, so neither may what it matched) of a program that compiled; not a g
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from types import MappingProxyType
 
 from .compare import digest
@@ -70,15 +71,28 @@ class Mistakes:
         return Diagnosis(mistake, self.about[mistake], failed)
 
 
+def witness(
+    case: str, verdict: Verdict, *, compiled: bool, shown: bool, wrong: Callable[[], str]
+) -> Seen | None:
+    """One case as evidence, or None where it is none: a case shown in full, of a program
+    that compiled, whose result is the program's (not a grader error). ``wrong`` gives the
+    wrong answer's digest (asked only for a wrong answer). The one rule for grade's reports
+    and the practice page's."""
+    if not compiled or not shown or verdict is Verdict.GRADER_ERROR:
+        return None
+    return Seen(case, wrong() if verdict is Verdict.WRONG_ANSWER else None)
+
+
 def evidence(outcomes: Iterable[CaseOutcome]) -> list[Seen]:
-    """What a report's outcomes say to ``Mistakes.diagnose``: each case shown in full, of a
-    program that compiled, whose result is the program's (not a grader error)."""
-    seen = []
-    for o in outcomes:
-        if not o.compiled or not SHOWS_DETAILS[o.case.visibility]:
-            continue
-        if o.verdict is Verdict.WRONG_ANSWER:
-            seen.append(Seen(o.case.name, digest(o.stdout)))
-        elif o.verdict is not Verdict.GRADER_ERROR:
-            seen.append(Seen(o.case.name))
-    return seen
+    """What a report's outcomes say to ``Mistakes.diagnose``."""
+    seen = (
+        witness(
+            o.case.name,
+            o.verdict,
+            compiled=o.compiled,
+            shown=SHOWS_DETAILS[o.case.visibility],
+            wrong=partial(digest, o.stdout),
+        )
+        for o in outcomes
+    )
+    return [s for s in seen if s is not None]
