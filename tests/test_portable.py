@@ -950,3 +950,28 @@ def test_a_reaped_number_taken_by_a_new_run_stays_the_graders() -> None:
         child.communicate(b"")
     orphans.reaped(pid)  # gone now: let go
     assert pid not in orphans._own
+
+
+# A child the script never waits for is in no rusage of the run's: only the tree watch saw it
+HELD_BY_A_CHILD = """
+import os, time
+r, w = os.pipe()
+if os.fork() == 0:
+    held = b"\\x01" * (64 << 20)
+    os.write(w, b"held")
+    time.sleep(600)
+os.read(r, 4)
+print("held", flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_childs_memory_the_script_never_waited_for_is_the_runs_peak(
+    forced: Sandbox, tmp_path: Path
+) -> None:
+    """The peak a report shows is the larger of the first process's rusage and what the tree
+    watch saw the whole tree hold: here the watch's, 64 MiB the script's own rusage never had."""
+    script = write(tmp_path, "child_holds.py", HELD_BY_A_CHILD)
+    result = forced.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=0.5))
+    assert (result.stdout, result.limit_hit) == (b"held\n", LimitHit.WALL_TIME), result
+    assert result.peak_bytes is not None and result.peak_bytes >= 64 << 20, result.peak_bytes
