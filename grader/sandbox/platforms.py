@@ -44,7 +44,7 @@ def _where() -> str:
 def notice() -> str:
     """The one line a command says of this runner (the CLI prefixes ``grade: ``)."""
     held = enforced()
-    listed = ", ".join(held[:-1]) + f" and {held[-1]}" if len(held) > 1 else held[0]
+    listed = ", ".join(held[:-1]) + f" and {held[-1]}"  # time and output, at least
     # where a run's CPU time cannot be read while it runs, a busy machine's wait is not known
     busy = "" if live_cpu_known() else "; a busy machine may time out a slow run"
     # a Job Object holds every process of the tree; Linux's subreaper, what a double fork
