@@ -32,6 +32,7 @@ from grader.running.plan import prepare
 from grader.sandbox import (
     LimitHit,
     Limits,
+    RunResult,
     Sandbox,
     SandboxMode,
     SandboxUnavailable,
@@ -975,3 +976,38 @@ def test_a_childs_memory_the_script_never_waited_for_is_the_runs_peak(
     result = forced.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=0.5))
     assert (result.stdout, result.limit_hit) == (b"held\n", LimitHit.WALL_TIME), result
     assert result.peak_bytes is not None and result.peak_bytes >= 64 << 20, result.peak_bytes
+
+
+def test_a_run_gets_a_fresh_home_and_temporary_folder(box: Sandbox, tmp_path: Path) -> None:
+    """Its own work folder is its cwd, its HOME and its TMPDIR, and it may write there."""
+    script = write(
+        tmp_path,
+        "home.py",
+        "import os, tempfile\n"
+        "home = os.environ['HOME']\n"
+        "with open(os.path.join(home, 'notes'), 'w') as f:\n"
+        "    f.write('mine')\n"
+        "print(home == os.environ['TMPDIR'] == os.getcwd() == tempfile.gettempdir())\n",
+    )
+    result = box.run([PYTHON, str(script)], stdin=b"", limits=Limits())
+    assert (result.exit_code, result.stdout) == (0, b"True\n"), result.stderr
+
+
+def test_a_run_started_by_a_worker_thread_can_be_signalled(box: Sandbox, tmp_path: Path) -> None:
+    """The grader's worker threads block SIGINT and SIGTERM: a run must not inherit that, or a
+    script's own terminate() of its child, or its SIGTERM to itself, did nothing."""
+    script = write(
+        tmp_path,
+        "terminates.py",
+        "import os, signal\nos.kill(os.getpid(), signal.SIGTERM)\nprint('still here')\n",
+    )
+    done: list[RunResult] = []
+
+    def worker() -> None:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        done.append(box.run([PYTHON, str(script)], stdin=b"", limits=Limits()))
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join()
+    assert (done[0].stdout, done[0].signal) == (b"", signal.SIGTERM), done[0]
