@@ -1011,3 +1011,21 @@ def test_a_run_started_by_a_worker_thread_can_be_signalled(box: Sandbox, tmp_pat
     thread.start()
     thread.join()
     assert (done[0].stdout, done[0].signal) == (b"", signal.SIGTERM), done[0]
+
+
+def test_a_run_of_a_grader_that_ignores_sigterm_can_still_be_signalled(
+    box: Sandbox, tmp_path: Path
+) -> None:
+    """A grader started in a script's background, or under nohup, ignores some signals, and an
+    ignored signal stays ignored across exec: a run gets each back to its default."""
+    script = write(
+        tmp_path,
+        "terminates.py",
+        "import os, signal\nos.kill(os.getpid(), signal.SIGTERM)\nprint('still here')\n",
+    )
+    before = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        result = box.run([PYTHON, str(script)], stdin=b"", limits=Limits())
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert (result.stdout, result.signal) == (b"", signal.SIGTERM), result

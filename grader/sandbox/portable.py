@@ -93,7 +93,7 @@ def _start(
 ) -> Started:
     if sys.platform == "win32":
         return start_windows(argv, env, stdin, cwd, limits)
-    return start_posix(argv, env, stdin, cwd, limits, own_session=_OWN_SESSION)
+    return start_posix(argv, env, stdin, limits, own_session=_OWN_SESSION)
 
 
 def _wait(started: Started, limits: Limits, running: Running | None) -> Outcome:

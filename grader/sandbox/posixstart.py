@@ -10,7 +10,6 @@ import os
 import signal
 import threading
 import time
-from pathlib import Path
 from typing import IO
 
 from ..judging.errors import InternalError
@@ -27,13 +26,13 @@ def start_posix(
     argv: list[str],
     env: dict[str, str],
     stdin: IO[bytes],
-    cwd: Path,
     limits: Limits,
     *,
     own_session: bool,
 ) -> Started:
     """``own_session``: the run leads a session of its own where posix_spawn can (Linux, macOS
-    10.15+); else, and where it cannot, a process group of its own."""
+    10.15+); else, and where it cannot, a process group of its own. No cwd: the child goes to
+    its work folder itself (``ChildConfig.workdir``)."""
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     watch_r, watch_w = os.pipe()  # the child's read end sees EOF when the grader goes
