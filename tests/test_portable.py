@@ -1029,3 +1029,21 @@ def test_a_run_of_a_grader_that_ignores_sigterm_can_still_be_signalled(
     finally:
         signal.signal(signal.SIGTERM, before)
     assert (result.stdout, result.signal) == (b"", signal.SIGTERM), result
+
+
+def test_an_error_stream_flood_stops_at_the_cap_and_says_which(
+    box: Sandbox, tmp_path: Path
+) -> None:
+    script = write(
+        tmp_path, "flood_stderr.py", "import sys\nwhile True:\n    sys.stderr.write('x' * 4096)\n"
+    )
+    result = box.run([PYTHON, str(script)], stdin=b"", limits=Limits(output_kb=64))
+    assert (result.limit_hit, result.over) == (LimitHit.OUTPUT, "stderr"), result
+    assert result.stderr == b"x" * (64 * 1024)
+
+
+def test_the_ready_byte_is_only_stdouts(box: Sandbox, tmp_path: Path) -> None:
+    """What a script writes to stderr first, the child's ready byte or not, is its own."""
+    script = write(tmp_path, "ready_err.py", "import os\nos.write(2, b'\\x06err')\n")
+    result = box.run([PYTHON, str(script)], stdin=b"", limits=Limits())
+    assert (result.exit_code, result.stderr) == (0, b"\x06err"), result
