@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import SCRIPTS, TESTS
@@ -993,7 +994,10 @@ def test_a_run_gets_a_fresh_home_and_temporary_folder(box: Sandbox, tmp_path: Pa
     assert (result.exit_code, result.stdout) == (0, b"True\n"), result.stderr
 
 
-def test_a_run_started_by_a_worker_thread_can_be_signalled(box: Sandbox, tmp_path: Path) -> None:
+@pytest.mark.parametrize("session", [True, False], ids=["own-session", "own-group"])
+def test_a_run_started_by_a_worker_thread_can_be_signalled(
+    box: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, session: bool
+) -> None:
     """The grader's worker threads block SIGINT and SIGTERM: a run must not inherit that, or a
     script's own terminate() of its child, or its SIGTERM to itself, did nothing."""
     script = write(
@@ -1001,6 +1005,7 @@ def test_a_run_started_by_a_worker_thread_can_be_signalled(box: Sandbox, tmp_pat
         "terminates.py",
         "import os, signal\nos.kill(os.getpid(), signal.SIGTERM)\nprint('still here')\n",
     )
+    monkeypatch.setattr(portable, "_OWN_SESSION", session)
     done: list[RunResult] = []
 
     def worker() -> None:
@@ -1013,8 +1018,9 @@ def test_a_run_started_by_a_worker_thread_can_be_signalled(box: Sandbox, tmp_pat
     assert (done[0].stdout, done[0].signal) == (b"", signal.SIGTERM), done[0]
 
 
+@pytest.mark.parametrize("session", [True, False], ids=["own-session", "own-group"])
 def test_a_run_of_a_grader_that_ignores_sigterm_can_still_be_signalled(
-    box: Sandbox, tmp_path: Path
+    box: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, session: bool
 ) -> None:
     """A grader started in a script's background, or under nohup, ignores some signals, and an
     ignored signal stays ignored across exec: a run gets each back to its default."""
@@ -1023,6 +1029,7 @@ def test_a_run_of_a_grader_that_ignores_sigterm_can_still_be_signalled(
         "terminates.py",
         "import os, signal\nos.kill(os.getpid(), signal.SIGTERM)\nprint('still here')\n",
     )
+    monkeypatch.setattr(portable, "_OWN_SESSION", session)
     before = signal.signal(signal.SIGTERM, signal.SIG_IGN)
     try:
         result = box.run([PYTHON, str(script)], stdin=b"", limits=Limits())
@@ -1047,3 +1054,27 @@ def test_the_ready_byte_is_only_stdouts(box: Sandbox, tmp_path: Path) -> None:
     script = write(tmp_path, "ready_err.py", "import os\nos.write(2, b'\\x06err')\n")
     result = box.run([PYTHON, str(script)], stdin=b"", limits=Limits())
     assert (result.exit_code, result.stderr) == (0, b"\x06err"), result
+
+
+def test_where_posix_spawn_cannot_start_a_session_a_run_leads_a_group(
+    forced: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """macOS before 10.15 has no POSIX_SPAWN_SETSID: the run leads a process group of its own
+    instead, and is still ended on time."""
+    spawn = os.posix_spawn
+
+    def no_setsid(*args: Any, **kwargs: Any) -> int:
+        if kwargs.get("setsid"):
+            raise NotImplementedError("setsid")
+        return spawn(*args, **kwargs)
+
+    monkeypatch.setattr(os, "posix_spawn", no_setsid)
+    script = write(
+        tmp_path,
+        "leads.py",
+        "import os, time\n"
+        "print(os.getpgid(0) == os.getpid(), os.getsid(0) == os.getpid(), flush=True)\n"
+        "time.sleep(60)\n",
+    )
+    result = forced.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=0.5))
+    assert (result.stdout, result.limit_hit) == (b"True False\n", LimitHit.WALL_TIME), result
