@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 import types
 from dataclasses import dataclass
 
 import pytest
 
 from grader.sandbox import procfs, runclock
+from grader.sandbox.runclock import Started
 
 
 @dataclass(frozen=True)
@@ -74,10 +76,29 @@ def test_what_a_running_run_is_read_for(
     pid: str,
     read: tuple[float | None, float | None],
 ) -> None:
-    monkeypatch.setattr(procfs, "usage", lambda pid: (1.5, 0.25))
+    monkeypatch.setattr(procfs, "usage", {os.getpid(): (1.5, 0.25)}.__getitem__)
     monkeypatch.setattr(procfs, "waits_known", lambda: waits)
     if not proc:
         monkeypatch.setattr(procfs, "PROC", "/nonexistent-proc")
     if psutil is not None:
         monkeypatch.setitem(sys.modules, "psutil", _psutil() if psutil == "fake" else None)
     assert runclock.live_usage(os.getpid() if pid == "own" else -1) == read
+
+
+def test_a_run_reaped_while_its_clock_reads_it_is_over_not_an_error() -> None:
+    """Its figures go once it is reaped (a POSIX run's usage_now says None then): a run that
+    ends between its wait and the clock's reading of it ends with its status."""
+    figures = iter([(0.5, 0.1), (None, None)])
+    statuses = iter([None, 0])
+    started = Started(
+        wait=lambda timeout: next(statuses),
+        kill=lambda: None,
+        cpu_s=lambda: 0.5,
+        usage_now=lambda: next(figures),
+        close=lambda: None,
+        stdout=None,  # type: ignore[arg-type]
+        stderr=None,  # type: ignore[arg-type]
+        start=0.0,
+        cpu_limited=lambda status: False,
+    )
+    assert runclock.wait_stretched(started, time.monotonic(), 60.0) == (0, 0.0)
