@@ -13,7 +13,7 @@ import pytest
 from grader.judging.errors import InternalError
 from grader.judging.runs import Limits
 from grader.sandbox import portable
-from grader.sandbox.capped import READY
+from grader.sandbox.capped import READY, Capped
 from grader.sandbox.runclock import Started
 
 PROCESSES = b"\ngrade: more than 64 processes at once; stopped\n"
@@ -71,3 +71,28 @@ def test_the_runners_own_line_says_why_it_stopped_a_run(
 def test_a_killed_run_that_will_not_go_is_the_graders_error() -> None:
     with pytest.raises(InternalError, match=r"^a killed run did not end within 60 s$"):
         portable._wait(_started(None), Limits(time_s=0.01), None)
+
+
+def test_a_pipe_held_open_keeps_neither_the_run_nor_the_grader() -> None:
+    """A process the run's kill missed may hold a pipe open for ever: the grader takes what
+    was written and goes on, and the reader it leaves is no thread the grader's exit waits
+    for; once the pipe ends, the reader closes it."""
+    r, w = os.pipe()
+    stream = os.fdopen(r, "rb", buffering=0)
+    os.write(w, READY + b"so far")
+    reader = Capped(stream, 1024, lambda: None, marked=True)
+    assert reader.up.wait(10)
+    assert (reader.join(within_s=0.0), reader.ready) == (b"so far", True)
+    assert reader._thread.daemon and reader._thread.is_alive()
+    os.close(w)
+    reader._thread.join(10)
+    assert stream.closed
+
+
+def test_output_past_the_cap_is_cut_at_it_and_stops_the_run() -> None:
+    r, w = os.pipe()
+    stopped: list[bool] = []
+    os.write(w, READY + b"x" * 100)
+    os.close(w)
+    reader = Capped(os.fdopen(r, "rb", buffering=0), 64, lambda: stopped.append(True), True)
+    assert (reader.join(10), reader.over, stopped) == (b"x" * 64, True, [True])
