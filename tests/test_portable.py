@@ -1078,3 +1078,15 @@ def test_where_posix_spawn_cannot_start_a_session_a_run_leads_a_group(
     )
     result = forced.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=0.5))
     assert (result.stdout, result.limit_hit) == (b"True False\n", LimitHit.WALL_TIME), result
+
+
+def test_an_interpreter_that_fails_loudly_before_it_is_up_says_why(
+    box: Sandbox, tmp_path: Path
+) -> None:
+    """All it prints is read, however much, so it ends and its last words reach the error."""
+    loud = tmp_path / "loud-python"
+    loud.write_text("#!/bin/sh\nhead -c 200000 /dev/zero | tr '\\0' x\necho broken >&2\nexit 1\n")
+    loud.chmod(0o755)
+    script = write(tmp_path, "ok.py", "print('hi')\n")
+    with pytest.raises(InternalError, match=r"did not start: .*broken"):
+        box.run([str(loud), str(script)], stdin=b"", limits=Limits())

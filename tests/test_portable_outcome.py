@@ -5,6 +5,7 @@ hides its memory only from a grader that is not root; a killed run always goes).
 
 from __future__ import annotations
 
+import io
 import os
 import time
 
@@ -96,3 +97,25 @@ def test_output_past_the_cap_is_cut_at_it_and_stops_the_run() -> None:
     os.close(w)
     reader = Capped(os.fdopen(r, "rb", buffering=0), 64, lambda: stopped.append(True), True)
     assert (reader.join(10), reader.over, stopped) == (b"x" * 64, True, [True])
+
+
+class _Failing(io.RawIOBase):
+    """A stream whose second read fails as a pipe's may (a Windows pipe's broken end)."""
+
+    def __init__(self, error: Exception) -> None:
+        self.reads, self.error = 0, error
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        self.reads += 1
+        if self.reads > 1:
+            raise self.error
+        return READY + b"up"
+
+
+@pytest.mark.parametrize("error", [OSError(32, "Broken pipe"), ValueError("closed")])
+def test_a_read_that_fails_ends_the_stream_with_what_came(error: Exception) -> None:
+    reader = Capped(_Failing(error), 1024, lambda: None, marked=True)  # type: ignore[arg-type]
+    assert (reader.join(10), reader.ready, reader.over) == (b"up", True, False)
