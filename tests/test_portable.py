@@ -10,6 +10,7 @@ and the same verdicts as the Linux sandbox gives.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import select
 import shutil
@@ -1090,3 +1091,30 @@ def test_an_interpreter_that_fails_loudly_before_it_is_up_says_why(
     script = write(tmp_path, "ok.py", "print('hi')\n")
     with pytest.raises(InternalError, match=r"did not start: .*broken"):
         box.run([str(loud), str(script)], stdin=b"", limits=Limits())
+
+
+def test_an_interpreter_that_cannot_be_started_is_the_graders_error(
+    forced: Sandbox, tmp_path: Path
+) -> None:
+    script = write(tmp_path, "ok.py", "print('hi')\n")
+    broken = tmp_path / "python"  # its interpreter is gone: exec fails
+    broken.write_text("#!/nonexistent/interpreter\n")
+    broken.chmod(0o755)
+    fds = len(os.listdir("/proc/self/fd"))
+    with pytest.raises(InternalError, match=f"^cannot start {broken}: .*No such file"):
+        forced.run([str(broken), str(script)], stdin=b"", limits=Limits())
+    assert len(os.listdir("/proc/self/fd")) == fds  # its pipes closed: none leaks per run
+
+
+def test_a_kernel_without_pidfds_still_ends_a_run_on_time(
+    forced: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Linux before 5.3 has no pidfd_open (ENOSYS): the first process is killed by its pid."""
+
+    def no_pidfds(pid: int, flags: int = 0) -> int:
+        raise OSError(errno.ENOSYS, "Function not implemented")
+
+    monkeypatch.setattr(os, "pidfd_open", no_pidfds)
+    script = write(tmp_path, "sleeps.py", "import time\nprint('up', flush=True)\ntime.sleep(60)\n")
+    result = forced.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=0.5))
+    assert (result.stdout, result.limit_hit) == (b"up\n", LimitHit.WALL_TIME), result
