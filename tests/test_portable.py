@@ -1118,3 +1118,30 @@ def test_a_kernel_without_pidfds_still_ends_a_run_on_time(
     script = write(tmp_path, "sleeps.py", "import time\nprint('up', flush=True)\ntime.sleep(60)\n")
     result = forced.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=0.5))
     assert (result.stdout, result.limit_hit) == (b"up\n", LimitHit.WALL_TIME), result
+
+
+@pytest.mark.parametrize("name", ["../up", "a/b", ".hidden"])
+def test_a_checkers_file_has_a_plain_name(forced: Sandbox, tmp_path: Path, name: str) -> None:
+    script = write(tmp_path, "ok.py", "print('hi')\n")
+    with pytest.raises(InternalError, match="a run's files have plain names only"):
+        forced.run([PYTHON, str(script)], stdin=b"", limits=Limits(), files={name: b"x"})
+
+
+def test_a_script_is_never_read_through_a_link_at_its_name(forced: Sandbox, tmp_path: Path) -> None:
+    """Swapped for a link to another file (a secret) after it was checked: the grader refuses
+    to read it rather than run what the link points at."""
+    secret = write(tmp_path, "secret.py", "print('the answers')\n")
+    script = tmp_path / "mine.py"
+    script.symlink_to(secret)
+    with pytest.raises(InternalError, match=f"cannot read the submission {script}: is a symbolic"):
+        forced.run([PYTHON, str(script)], stdin=b"", limits=Limits())
+
+
+def test_the_text_the_caller_read_is_what_runs(forced: Sandbox, tmp_path: Path) -> None:
+    """The caller read the script once (``source``): that text runs, whatever is at the path
+    by now."""
+    script = write(tmp_path, "mine.py", "print('changed since')\n")
+    result = forced.run(
+        [PYTHON, str(script)], stdin=b"", limits=Limits(), source=b"print('as read')\n"
+    )
+    assert (result.exit_code, result.stdout) == (0, b"as read\n"), result
