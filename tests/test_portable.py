@@ -1145,3 +1145,32 @@ def test_the_text_the_caller_read_is_what_runs(forced: Sandbox, tmp_path: Path) 
         [PYTHON, str(script)], stdin=b"", limits=Limits(), source=b"print('as read')\n"
     )
     assert (result.exit_code, result.stdout) == (0, b"as read\n"), result
+
+
+def test_ctrl_c_in_a_batch_ends_every_run_in_progress(box: Sandbox, tmp_path: Path) -> None:
+    """A batch grades in parallel, all its runs under one sandbox: Ctrl-C ends each of them,
+    not only the last one started."""
+    ups = [tmp_path / f"up{i}" for i in range(2)]
+    for up in ups:
+        os.mkfifo(up)
+    done: list[float] = []
+
+    def run(up: Path) -> None:
+        script = write(
+            tmp_path,
+            f"{up.name}.py",
+            f"open({str(up)!r}, 'w').write('up')\nimport time\ntime.sleep(60)\n",
+        )
+        started = time.monotonic()
+        with contextlib.suppress(InternalError):
+            box.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=60))
+        done.append(time.monotonic() - started)
+
+    workers = [threading.Thread(target=run, args=(up,)) for up in ups]
+    for worker in workers:
+        worker.start()
+    assert [up.read_text() for up in ups] == ["up", "up"]  # both runs are in progress
+    box.cancel()
+    for worker in workers:
+        worker.join(30)
+    assert len(done) == 2 and max(done) < 30
