@@ -34,6 +34,7 @@ class _Job:
 
     made: ClassVar[list[_Job]] = []
     exits: ClassVar[int] = 0
+    code: ClassVar[str] = STAND_IN
 
     def __init__(self, *, memory_bytes: int, cpu_s: int, processes: int) -> None:
         self.limits = (memory_bytes, cpu_s, processes)
@@ -46,8 +47,9 @@ class _Job:
     ) -> subprocess.Popen[bytes]:
         self.started = (list(argv), dict(env), Path(cwd))
         self.process = subprocess.Popen(
-            [sys.executable, "-c", STAND_IN, str(_Job.exits)],
+            [sys.executable, "-c", _Job.code, str(_Job.exits)],
             stdin=stdin,
+            bufsize=0,  # as winjob's: a read returns what is there, the ready byte as it comes
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=cwd,
@@ -56,6 +58,7 @@ class _Job:
 
     def kill(self) -> None:
         self.calls.append("kill")
+        self.process.kill()  # the tree: here, the stand-in alone
 
     def cpu_s(self, process: subprocess.Popen[bytes]) -> float:
         assert process is self.process
@@ -108,3 +111,13 @@ def test_a_windows_run_goes_through_its_job(
     assert (done.exit.cpu_s, done.exit.peak_bytes, done.exit.sandbox_ready) == (1.25, 7 << 20, True)
     assert job.calls[-2:] == ["kill", "close"]  # the tree goes with the first process
     assert not cwd.parent.exists()
+
+
+def test_a_windows_run_past_its_time_is_ended_by_its_job(
+    windows: type[_Job], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_Job, "code", "import os, time\nos.write(1, b'\\x06')\ntime.sleep(60)\n")
+    script = tmp_path / "sleeps.py"
+    script.write_text("import time\ntime.sleep(60)\n")
+    done = portable.run(sys.executable, str(script), b"", Limits(time_s=0.3))
+    assert (done.exit.timed_out, done.exit.sandbox_ready, done.exit.status) == (True, True, -9)
