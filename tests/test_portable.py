@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import select
 import shutil
@@ -39,6 +40,7 @@ from grader.sandbox import (
     SandboxMode,
     SandboxUnavailable,
     portable,
+    runfolder,
     treewatch,
 )
 
@@ -1174,3 +1176,67 @@ def test_ctrl_c_in_a_batch_ends_every_run_in_progress(box: Sandbox, tmp_path: Pa
     for worker in workers:
         worker.join(30)
     assert len(done) == 2 and max(done) < 30
+
+
+THREADS = ("OPENBLAS", "OMP", "MKL", "NUMEXPR")
+
+
+def test_a_run_sees_the_allow_listed_environment_and_nothing_else(
+    forced: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing of the grader's environment (a CI token) reaches a run; what it is given is
+    written out here, value by value."""
+    monkeypatch.setenv("GITHUB_TOKEN", "secret")
+    monkeypatch.delenv("LD_LIBRARY_PATH", raising=False)
+    script = write(tmp_path, "env.py", "import os, json\nprint(json.dumps(dict(os.environ)))\n")
+    result = forced.run([PYTHON, str(script)], stdin=b"", limits=Limits())
+    env = json.loads(result.stdout)
+    work = env["HOME"]
+    assert env == {
+        "PATH": os.defpath,
+        "HOME": work,
+        "TMPDIR": work,
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "PYTHONUTF8": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONHASHSEED": "0",
+        "PYTHONIOENCODING": "utf-8",  # for a Python the script starts: -I is the run's alone
+        "PYTHONNOUSERSITE": "1",
+        **{f"{name}_NUM_THREADS": "1" for name in THREADS},
+        "VECLIB_MAXIMUM_THREADS": "1",
+    }
+
+
+def test_a_package_in_the_graders_user_site_is_importable(
+    forced: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``pip install --user`` put the student's numpy there: -I and the run's own HOME would
+    hide it, so the child adds it."""
+    site = tmp_path / "user-site"
+    site.mkdir()
+    (site / "userpkg.py").write_text("WHERE = 'the user site'\n")
+    monkeypatch.setattr(runfolder, "user_site", lambda: str(site))
+    script = write(tmp_path, "imports.py", "import userpkg\nprint(userpkg.WHERE)\n")
+    result = forced.run([PYTHON, str(script)], stdin=b"", limits=Limits())
+    assert (result.exit_code, result.stdout) == (0, b"the user site\n"), result.stderr
+
+
+def test_a_script_that_is_gone_is_the_graders_error_saying_why(
+    forced: Sandbox, tmp_path: Path
+) -> None:
+    gone_script = tmp_path / "gone.py"
+    with pytest.raises(
+        InternalError, match=f"^cannot read the submission {gone_script}: No such file"
+    ):
+        forced.run([PYTHON, str(gone_script)], stdin=b"", limits=Limits())
+
+
+@pytest.mark.parametrize("name", ["a\\b", "a/b"])
+def test_on_windows_both_separators_make_a_name_not_plain(
+    forced: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    monkeypatch.setattr(os, "sep", "\\")
+    script = write(tmp_path, "ok.py", "print('hi')\n")
+    with pytest.raises(InternalError, match="a run's files have plain names only"):
+        forced.run([PYTHON, str(script)], stdin=b"", limits=Limits(), files={name: b"x"})

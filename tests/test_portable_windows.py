@@ -81,6 +81,8 @@ def windows(monkeypatch: pytest.MonkeyPatch) -> type[_Job]:
     monkeypatch.setitem(sys.modules, "grader.sandbox.winjob", fake)
     monkeypatch.setattr(sys, "platform", "win32")
     monkeypatch.setenv("SYSTEMROOT", r"C:\Windows")
+    monkeypatch.setenv("SYSTEMDRIVE", "C:")
+    monkeypatch.setenv("WINDIR", r"C:\Windows")
     monkeypatch.setattr(_Job, "made", [])
     return _Job
 
@@ -105,7 +107,12 @@ def test_a_windows_run_goes_through_its_job(
     assert Path(argv[4]).name == "_portable_child.py"
     assert cwd.name == "work" and Path(argv[5]).parent == cwd.parent
     assert (env["TEMP"], env["TMP"], env["USERPROFILE"]) == (str(cwd),) * 3
-    assert (env["SYSTEMROOT"], env["PATH"]) == (r"C:\Windows", os.path.dirname(sys.executable))
+    assert (env["SYSTEMROOT"], env["SYSTEMDRIVE"], env["WINDIR"]) == (
+        r"C:\Windows",
+        "C:",
+        r"C:\Windows",
+    )
+    assert env["PATH"] == os.path.dirname(sys.executable)
     assert (done.stdout, done.stderr, done.over) == (b"HELLO\n", b"data.txt", None)
     assert (done.exit.status, done.exit.cpu_limited) == (status, cpu_limited)
     assert (done.exit.cpu_s, done.exit.peak_bytes, done.exit.sandbox_ready) == (1.25, 7 << 20, True)
