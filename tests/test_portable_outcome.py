@@ -62,6 +62,7 @@ def test_the_runners_own_line_says_why_it_stopped_a_run(
     done = portable._wait(_started(-9, over_limit=over_limit, hidden=hidden), Limits(), None)
     assert (done.stdout, done.stderr, done.over) == (b"hi\n", b"oops" + said, None)
     assert (done.exit.status, done.exit.over_limit, done.exit.cpu_s) == (-9, over_limit, 0.25)
+    assert (done.exit.queued_s, done.exit.cpu_limited) == (0.0, False)
     assert (done.exit.peak_bytes, done.exit.sandbox_ready, done.exit.timed_out) == (
         3 << 20,
         True,

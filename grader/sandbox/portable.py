@@ -109,11 +109,11 @@ def _wait(started: Started, limits: Limits, running: Running | None) -> Outcome:
         up_by = started.start + start_allowance_s(limits.time_s)
         out.up.wait(max(0.0, up_by - time.monotonic()))
         begun = out.ready_at if out.ready else started.start
-        queued = 0.0  # what kept it from a CPU, read before the kill leaves nothing to ask
+        # what kept it from a CPU, read before the kill leaves nothing to ask
         if out.ready:
             status, queued = wait_stretched(started, begun, limits.time_s)
         else:
-            status = started.wait(up_by - time.monotonic())
+            status, queued = started.wait(up_by - time.monotonic()), 0.0
         wall = time.monotonic() - begun
         timed_out = status is None and not (out.over or err.over)
         if not timed_out:
