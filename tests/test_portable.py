@@ -1240,3 +1240,29 @@ def test_on_windows_both_separators_make_a_name_not_plain(
     script = write(tmp_path, "ok.py", "print('hi')\n")
     with pytest.raises(InternalError, match="a run's files have plain names only"):
         forced.run([PYTHON, str(script)], stdin=b"", limits=Limits(), files={name: b"x"})
+
+
+def test_a_runs_cpu_time_is_its_user_and_system_time(forced: Sandbox, tmp_path: Path) -> None:
+    """What the run's first process used, as the kernel counted it for the grader: both its
+    own computing and the kernel's work for it (here mostly the latter)."""
+    import resource
+
+    script = write(
+        tmp_path, "syscalls.py", "import os\nfor _ in range(100000):\n    os.stat('.')\n"
+    )
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result = forced.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=30))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    user, system = after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
+    assert result.exit_code == 0 and system > 0.01, (result, user, system)
+    assert result.cpu_s == pytest.approx(user + system, abs=0.005)
+
+
+def test_a_reaped_run_lets_its_number_go(forced: Sandbox, tmp_path: Path) -> None:
+    """Else a later process under the same number (another run's) would be swept as an
+    orphan of this one."""
+    from grader.sandbox import orphans
+
+    script = write(tmp_path, "pid.py", "import os\nprint(os.getpid())\n")
+    result = forced.run([PYTHON, str(script)], stdin=b"", limits=Limits())
+    assert result.exit_code == 0 and int(result.stdout) not in orphans._own
