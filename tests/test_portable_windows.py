@@ -123,7 +123,8 @@ def test_a_windows_run_goes_through_its_job(
 def test_a_windows_run_past_its_time_is_ended_by_its_job(
     windows: type[_Job], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(_Job, "code", "import os, time\nos.write(1, b'\\x06')\ntime.sleep(60)\n")
+    # done at 0.8 s: past its limit, yet before a poll of a second would have looked
+    monkeypatch.setattr(_Job, "code", "import os, time\nos.write(1, b'\\x06')\ntime.sleep(0.8)\n")
     script = tmp_path / "sleeps.py"
     script.write_text("import time\ntime.sleep(60)\n")
     done = portable.run(sys.executable, str(script), b"", Limits(time_s=0.3))
