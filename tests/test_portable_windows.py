@@ -7,18 +7,19 @@ run on a real Windows CPython under Wine (tests/windows/, ``.ci/windows``)."""
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 import sys
 import types
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import IO, ClassVar
+from typing import IO, Any, ClassVar
 
 import pytest
 
 from grader.judging.runs import Limits
 from grader.judging.timing import cpu_cap_s
-from grader.sandbox import portable
+from grader.sandbox import portable, runfolder
 
 # the child's part: its ready byte, then the script's (it echoes stdin, upper case, and exits
 # with the status it is given)
@@ -129,3 +130,32 @@ def test_a_windows_run_past_its_time_is_ended_by_its_job(
     script.write_text("import time\ntime.sleep(60)\n")
     done = portable.run(sys.executable, str(script), b"", Limits(time_s=0.3))
     assert (done.exit.timed_out, done.exit.sandbox_ready, done.exit.status) == (True, True, -9)
+
+
+def test_a_windows_runs_folder_goes_with_its_read_only_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows refuses to delete a read-only file (a script's chmod, or git's objects it
+    copied): the folder's removal clears the flag and goes on. Here unlink and rmdir refuse as
+    Windows would (root may delete anything on Linux)."""
+    base = tmp_path / "grade-run-x"
+    (base / "work" / "kept").mkdir(parents=True)
+    for path in (base / "work" / "kept" / "x", base / "config"):
+        path.write_bytes(b"1")
+        path.chmod(0o444)
+    unlink, rmdir = os.unlink, os.rmdir
+
+    def refusing(real: Any) -> Any:
+        def call(path: Any, *, dir_fd: int | None = None) -> None:
+            mode = os.stat(path, dir_fd=dir_fd, follow_symlinks=False).st_mode
+            if not mode & stat.S_IWUSR:
+                raise PermissionError(13, "Access is denied", str(path))
+            real(path, dir_fd=dir_fd)
+
+        return call
+
+    monkeypatch.setattr(os, "unlink", refusing(unlink))
+    monkeypatch.setattr(os, "rmdir", refusing(rmdir))
+    monkeypatch.setattr(os, "name", "nt")
+    runfolder.remove(base)
+    assert not base.exists()
