@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from grader.sandbox import procfs, runclock
+from grader.sandbox import posixstart, procfs, runclock
 from grader.sandbox.runclock import Started
 
 
@@ -102,3 +102,15 @@ def test_a_run_reaped_while_its_clock_reads_it_is_over_not_an_error() -> None:
         cpu_limited=lambda status: False,
     )
     assert runclock.wait_stretched(started, time.monotonic(), 60.0) == (0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("rusage", "watched", "peak"),
+    [(None, None, None), (0, None, None), (5, None, 5), (None, 7, 7), (5, 7, 7), (9, 7, 9)],
+)
+def test_a_runs_peak_is_the_larger_figure_there_is(
+    rusage: int | None, watched: int | None, peak: int | None
+) -> None:
+    """The first process's rusage or the tree watch's most, whichever is more; none where
+    neither says (a kernel's 0 is no figure)."""
+    assert posixstart._larger(rusage, watched) == peak
