@@ -10,6 +10,8 @@ and the same verdicts as the Linux sandbox gives.
 from __future__ import annotations
 
 import contextlib
+import errno
+import json
 import os
 import select
 import shutil
@@ -21,6 +23,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import SCRIPTS, TESTS
@@ -32,10 +35,12 @@ from grader.running.plan import prepare
 from grader.sandbox import (
     LimitHit,
     Limits,
+    RunResult,
     Sandbox,
     SandboxMode,
     SandboxUnavailable,
     portable,
+    runfolder,
     treewatch,
 )
 
@@ -950,3 +955,314 @@ def test_a_reaped_number_taken_by_a_new_run_stays_the_graders() -> None:
         child.communicate(b"")
     orphans.reaped(pid)  # gone now: let go
     assert pid not in orphans._own
+
+
+# A child the script never waits for is in no rusage of the run's: only the tree watch saw it
+HELD_BY_A_CHILD = """
+import os, time
+r, w = os.pipe()
+if os.fork() == 0:
+    held = b"\\x01" * (64 << 20)
+    os.write(w, b"held")
+    time.sleep(600)
+os.read(r, 4)
+print("held", flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_childs_memory_the_script_never_waited_for_is_the_runs_peak(
+    forced: Sandbox, tmp_path: Path
+) -> None:
+    """The peak a report shows is the larger of the first process's rusage and what the tree
+    watch saw the whole tree hold: here the watch's, 64 MiB the script's own rusage never had."""
+    script = write(tmp_path, "child_holds.py", HELD_BY_A_CHILD)
+    result = forced.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=0.5))
+    assert (result.stdout, result.limit_hit) == (b"held\n", LimitHit.WALL_TIME), result
+    assert result.peak_bytes is not None and result.peak_bytes >= 64 << 20, result.peak_bytes
+
+
+def test_a_run_gets_a_fresh_home_and_temporary_folder(box: Sandbox, tmp_path: Path) -> None:
+    """Its own work folder is its cwd, its HOME and its TMPDIR, and it may write there."""
+    script = write(
+        tmp_path,
+        "home.py",
+        "import os, tempfile\n"
+        "home = os.environ['HOME']\n"
+        "with open(os.path.join(home, 'notes'), 'w') as f:\n"
+        "    f.write('mine')\n"
+        "print(home == os.environ['TMPDIR'] == os.getcwd() == tempfile.gettempdir())\n",
+    )
+    result = box.run([PYTHON, str(script)], stdin=b"", limits=Limits())
+    assert (result.exit_code, result.stdout) == (0, b"True\n"), result.stderr
+
+
+@pytest.mark.parametrize("session", [True, False], ids=["own-session", "own-group"])
+def test_a_run_started_by_a_worker_thread_can_be_signalled(
+    box: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, session: bool
+) -> None:
+    """The grader's worker threads block SIGINT and SIGTERM: a run must not inherit that, or a
+    script's own terminate() of its child, or its SIGTERM to itself, did nothing."""
+    script = write(
+        tmp_path,
+        "terminates.py",
+        "import os, signal\nos.kill(os.getpid(), signal.SIGTERM)\nprint('still here')\n",
+    )
+    monkeypatch.setattr(portable, "_OWN_SESSION", session)
+    done: list[RunResult] = []
+
+    def worker() -> None:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        done.append(box.run([PYTHON, str(script)], stdin=b"", limits=Limits()))
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join()
+    assert (done[0].stdout, done[0].signal) == (b"", signal.SIGTERM), done[0]
+
+
+@pytest.mark.parametrize("session", [True, False], ids=["own-session", "own-group"])
+def test_a_run_of_a_grader_that_ignores_sigterm_can_still_be_signalled(
+    box: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, session: bool
+) -> None:
+    """A grader started in a script's background, or under nohup, ignores some signals, and an
+    ignored signal stays ignored across exec: a run gets each back to its default."""
+    script = write(
+        tmp_path,
+        "terminates.py",
+        "import os, signal\nos.kill(os.getpid(), signal.SIGTERM)\nprint('still here')\n",
+    )
+    monkeypatch.setattr(portable, "_OWN_SESSION", session)
+    before = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        result = box.run([PYTHON, str(script)], stdin=b"", limits=Limits())
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert (result.stdout, result.signal) == (b"", signal.SIGTERM), result
+
+
+def test_an_error_stream_flood_stops_at_the_cap_and_says_which(
+    box: Sandbox, tmp_path: Path
+) -> None:
+    script = write(
+        tmp_path, "flood_stderr.py", "import sys\nwhile True:\n    sys.stderr.write('x' * 4096)\n"
+    )
+    result = box.run([PYTHON, str(script)], stdin=b"", limits=Limits(output_kb=64))
+    assert (result.limit_hit, result.over) == (LimitHit.OUTPUT, "stderr"), result
+    assert result.stderr == b"x" * (64 * 1024)
+
+
+def test_the_ready_byte_is_only_stdouts(box: Sandbox, tmp_path: Path) -> None:
+    """What a script writes to stderr first, the child's ready byte or not, is its own."""
+    script = write(tmp_path, "ready_err.py", "import os\nos.write(2, b'\\x06err')\n")
+    result = box.run([PYTHON, str(script)], stdin=b"", limits=Limits())
+    assert (result.exit_code, result.stderr) == (0, b"\x06err"), result
+
+
+def test_where_posix_spawn_cannot_start_a_session_a_run_leads_a_group(
+    forced: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """macOS before 10.15 has no POSIX_SPAWN_SETSID: the run leads a process group of its own
+    instead, and is still ended on time."""
+    spawn = os.posix_spawn
+
+    def no_setsid(*args: Any, **kwargs: Any) -> int:
+        if kwargs.get("setsid"):
+            raise NotImplementedError("setsid")
+        return spawn(*args, **kwargs)
+
+    monkeypatch.setattr(os, "posix_spawn", no_setsid)
+    script = write(
+        tmp_path,
+        "leads.py",
+        "import os, time\n"
+        "print(os.getpgid(0) == os.getpid(), os.getsid(0) == os.getpid(), flush=True)\n"
+        "time.sleep(60)\n",
+    )
+    result = forced.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=0.5))
+    assert (result.stdout, result.limit_hit) == (b"True False\n", LimitHit.WALL_TIME), result
+
+
+def test_an_interpreter_that_fails_loudly_before_it_is_up_says_why(
+    box: Sandbox, tmp_path: Path
+) -> None:
+    """All it prints is read, however much, so it ends and its last words reach the error."""
+    loud = tmp_path / "loud-python"
+    loud.write_text("#!/bin/sh\nhead -c 200000 /dev/zero | tr '\\0' x\necho broken >&2\nexit 1\n")
+    loud.chmod(0o755)
+    script = write(tmp_path, "ok.py", "print('hi')\n")
+    with pytest.raises(InternalError, match=r"did not start: .*broken"):
+        box.run([str(loud), str(script)], stdin=b"", limits=Limits())
+
+
+def test_an_interpreter_that_cannot_be_started_is_the_graders_error(
+    forced: Sandbox, tmp_path: Path
+) -> None:
+    script = write(tmp_path, "ok.py", "print('hi')\n")
+    broken = tmp_path / "python"  # its interpreter is gone: exec fails
+    broken.write_text("#!/nonexistent/interpreter\n")
+    broken.chmod(0o755)
+    fds = len(os.listdir("/proc/self/fd"))
+    with pytest.raises(InternalError, match=f"^cannot start {broken}: .*No such file"):
+        forced.run([str(broken), str(script)], stdin=b"", limits=Limits())
+    assert len(os.listdir("/proc/self/fd")) == fds  # its pipes closed: none leaks per run
+
+
+def test_a_kernel_without_pidfds_still_ends_a_run_on_time(
+    forced: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Linux before 5.3 has no pidfd_open (ENOSYS): the first process is killed by its pid."""
+
+    def no_pidfds(pid: int, flags: int = 0) -> int:
+        raise OSError(errno.ENOSYS, "Function not implemented")
+
+    monkeypatch.setattr(os, "pidfd_open", no_pidfds)
+    script = write(tmp_path, "sleeps.py", "import time\nprint('up', flush=True)\ntime.sleep(60)\n")
+    result = forced.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=0.5))
+    assert (result.stdout, result.limit_hit) == (b"up\n", LimitHit.WALL_TIME), result
+
+
+@pytest.mark.parametrize("name", ["../up", "a/b", ".hidden"])
+def test_a_checkers_file_has_a_plain_name(forced: Sandbox, tmp_path: Path, name: str) -> None:
+    script = write(tmp_path, "ok.py", "print('hi')\n")
+    with pytest.raises(InternalError, match="a run's files have plain names only"):
+        forced.run([PYTHON, str(script)], stdin=b"", limits=Limits(), files={name: b"x"})
+
+
+def test_a_script_is_never_read_through_a_link_at_its_name(forced: Sandbox, tmp_path: Path) -> None:
+    """Swapped for a link to another file (a secret) after it was checked: the grader refuses
+    to read it rather than run what the link points at."""
+    secret = write(tmp_path, "secret.py", "print('the answers')\n")
+    script = tmp_path / "mine.py"
+    script.symlink_to(secret)
+    with pytest.raises(InternalError, match=f"cannot read the submission {script}: is a symbolic"):
+        forced.run([PYTHON, str(script)], stdin=b"", limits=Limits())
+
+
+def test_the_text_the_caller_read_is_what_runs(forced: Sandbox, tmp_path: Path) -> None:
+    """The caller read the script once (``source``): that text runs, whatever is at the path
+    by now."""
+    script = write(tmp_path, "mine.py", "print('changed since')\n")
+    result = forced.run(
+        [PYTHON, str(script)], stdin=b"", limits=Limits(), source=b"print('as read')\n"
+    )
+    assert (result.exit_code, result.stdout) == (0, b"as read\n"), result
+
+
+def test_ctrl_c_in_a_batch_ends_every_run_in_progress(box: Sandbox, tmp_path: Path) -> None:
+    """A batch grades in parallel, all its runs under one sandbox: Ctrl-C ends each of them,
+    not only the last one started."""
+    ups = [tmp_path / f"up{i}" for i in range(2)]
+    for up in ups:
+        os.mkfifo(up)
+    done: list[float] = []
+
+    def run(up: Path) -> None:
+        script = write(
+            tmp_path,
+            f"{up.name}.py",
+            f"open({str(up)!r}, 'w').write('up')\nimport time\ntime.sleep(60)\n",
+        )
+        started = time.monotonic()
+        with contextlib.suppress(InternalError):
+            box.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=60))
+        done.append(time.monotonic() - started)
+
+    workers = [threading.Thread(target=run, args=(up,)) for up in ups]
+    for worker in workers:
+        worker.start()
+    assert [up.read_text() for up in ups] == ["up", "up"]  # both runs are in progress
+    box.cancel()
+    for worker in workers:
+        worker.join(30)
+    assert len(done) == 2 and max(done) < 30
+
+
+THREADS = ("OPENBLAS", "OMP", "MKL", "NUMEXPR")
+
+
+def test_a_run_sees_the_allow_listed_environment_and_nothing_else(
+    forced: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing of the grader's environment (a CI token) reaches a run; what it is given is
+    written out here, value by value."""
+    monkeypatch.setenv("GITHUB_TOKEN", "secret")
+    monkeypatch.delenv("LD_LIBRARY_PATH", raising=False)
+    script = write(tmp_path, "env.py", "import os, json\nprint(json.dumps(dict(os.environ)))\n")
+    result = forced.run([PYTHON, str(script)], stdin=b"", limits=Limits())
+    env = json.loads(result.stdout)
+    work = env["HOME"]
+    assert env == {
+        "PATH": os.defpath,
+        "HOME": work,
+        "TMPDIR": work,
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "PYTHONUTF8": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONHASHSEED": "0",
+        "PYTHONIOENCODING": "utf-8",  # for a Python the script starts: -I is the run's alone
+        "PYTHONNOUSERSITE": "1",
+        **{f"{name}_NUM_THREADS": "1" for name in THREADS},
+        "VECLIB_MAXIMUM_THREADS": "1",
+    }
+
+
+def test_a_package_in_the_graders_user_site_is_importable(
+    forced: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``pip install --user`` put the student's numpy there: -I and the run's own HOME would
+    hide it, so the child adds it."""
+    site = tmp_path / "user-site"
+    site.mkdir()
+    (site / "userpkg.py").write_text("WHERE = 'the user site'\n")
+    monkeypatch.setattr(runfolder, "user_site", lambda: str(site))
+    script = write(tmp_path, "imports.py", "import userpkg\nprint(userpkg.WHERE)\n")
+    result = forced.run([PYTHON, str(script)], stdin=b"", limits=Limits())
+    assert (result.exit_code, result.stdout) == (0, b"the user site\n"), result.stderr
+
+
+def test_a_script_that_is_gone_is_the_graders_error_saying_why(
+    forced: Sandbox, tmp_path: Path
+) -> None:
+    gone_script = tmp_path / "gone.py"
+    with pytest.raises(
+        InternalError, match=f"^cannot read the submission {gone_script}: No such file"
+    ):
+        forced.run([PYTHON, str(gone_script)], stdin=b"", limits=Limits())
+
+
+@pytest.mark.parametrize("name", ["a\\b", "a/b"])
+def test_on_windows_both_separators_make_a_name_not_plain(
+    forced: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    monkeypatch.setattr(os, "sep", "\\")
+    script = write(tmp_path, "ok.py", "print('hi')\n")
+    with pytest.raises(InternalError, match="a run's files have plain names only"):
+        forced.run([PYTHON, str(script)], stdin=b"", limits=Limits(), files={name: b"x"})
+
+
+def test_a_runs_cpu_time_is_its_user_and_system_time(forced: Sandbox, tmp_path: Path) -> None:
+    """What the run's first process used, as the kernel counted it for the grader: both its
+    own computing and the kernel's work for it (here mostly the latter)."""
+    import resource
+
+    script = write(
+        tmp_path, "syscalls.py", "import os\nfor _ in range(100000):\n    os.stat('.')\n"
+    )
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result = forced.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=30))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    user, system = after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
+    assert result.exit_code == 0 and system > 0.01, (result, user, system)
+    assert result.cpu_s == pytest.approx(user + system, abs=0.005)
+
+
+def test_a_reaped_run_lets_its_number_go(forced: Sandbox, tmp_path: Path) -> None:
+    """Else a later process under the same number (another run's) would be swept as an
+    orphan of this one."""
+    from grader.sandbox import orphans
+
+    script = write(tmp_path, "pid.py", "import os\nprint(os.getpid())\n")
+    result = forced.run([PYTHON, str(script)], stdin=b"", limits=Limits())
+    assert result.exit_code == 0 and int(result.stdout) not in orphans._own
