@@ -326,6 +326,36 @@ def test_sandbox_off_warns_on_stderr_and_still_grades() -> None:
     assert json.loads(result.stdout)["passed"] == 4
 
 
+def test_a_teacher_command_takes_sandbox_off_and_says_so() -> None:
+    """grade verify --sandbox off ran in the machine's auto sandbox, and said nothing."""
+    off = grade_cli("verify", "add", "--sandbox", "off", env=IN_COURSE)
+    assert off.exit_code == 0 and "add: ok" in off.stdout
+    assert "grade: warning: --sandbox off: submissions can read the answers" in off.stderr
+    assert "warning: --sandbox off" not in grade_cli("verify", "add", env=IN_COURSE).stderr
+
+
+def test_click_s_own_usage_error_is_one_sentence_in_grade_s_style() -> None:
+    result = CliRunner().invoke(cli, ["add", "x.py", "--bogus"], prog_name="grade", env=IN_COURSE)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "grade: error: no such option '--bogus'. (Did you mean one of: '--jobs', '--verbose'?)",
+        "  (see: grade check --help)",
+    ]
+
+
+def test_grade_called_from_another_thread_grades(tmp_path: Path) -> None:
+    """A library (a notebook's kernel, a web app) may call grade from a thread of its own,
+    where Python refuses to set signal handlers: the command runs without them."""
+    import threading
+
+    results: list[Result] = []
+    thread = threading.Thread(target=lambda: results.append(grade_cli("list", env=IN_COURSE)))
+    thread.start()
+    thread.join()
+    (result,) = results
+    assert result.exit_code == 0 and result.stdout.startswith("add  ")
+
+
 def test_output_over_the_submission_is_refused(tmp_path: Path) -> None:
     mine = tmp_path / "mine.py"
     mine.write_text("print(6)\n")
@@ -564,6 +594,14 @@ def test_a_stream_that_cannot_encode_a_check_mark_gets_utf_8(encoding: str) -> N
     )
     assert done.returncode == 0, done.stderr
     assert "✓ A first sample" in done.stdout.decode("utf-8")
+
+
+def test_a_terminal_that_cannot_show_a_check_mark_shows_a_question_mark() -> None:
+    """A terminal keeps its own encoding (an ASCII one, here): what it lacks is shown as ?,
+    never a crash of the grader on the way out."""
+    env = {**os.environ, "GRADE_ROOT": str(COURSE), "NO_COLOR": "1", "PYTHONIOENCODING": "ascii"}
+    shown = _on_a_terminal("add", str(SOLUTION), env=env)
+    assert " ? A first sample    passed" in shown and "4/4 cases passed" in shown, shown
 
 
 def test_the_first_time_out_on_a_terminal_says_that_x_stops_there(tmp_path: Path) -> None:
