@@ -604,6 +604,19 @@ def test_a_terminal_that_cannot_show_a_check_mark_shows_a_question_mark() -> Non
     assert " ? A first sample    passed" in shown and "4/4 cases passed" in shown, shown
 
 
+def test_a_closed_stdout_is_no_crash_and_stderr_still_gets_utf_8(tmp_path: Path) -> None:
+    """`grade ... >&-` (a cron job's closed stdout) has no stdout stream at all: the other
+    stream still gets UTF-8, not a Latin-1 locale's byte E9 for é."""
+    done = subprocess.run(
+        [sys.executable, "-m", "grader", "--root", str(COURSE), "add", str(tmp_path / "café.py")],
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONIOENCODING": "latin-1"},
+        preexec_fn=lambda: os.close(1),
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.decode("utf-8").endswith("café.py does not exist\n")
+
+
 def test_the_first_time_out_on_a_terminal_says_that_x_stops_there(tmp_path: Path) -> None:
     """Issue 37: an endless loop cost one time limit per case (48-56 s) with nothing saying
     that -x stops at the first failure (9 s). Said once, on a terminal; not with -x itself,
