@@ -295,6 +295,38 @@ def test_show_golden_prints_statement_and_samples_only(golden: Golden) -> None:
     golden("show_add.txt", result.stdout)
 
 
+def test_show_indents_every_line_of_a_sample_as_it_is(course_copy: Root) -> None:
+    """A sample of two lines, its input ending in a space and its output in an X: each line
+    indented, nothing of either end lost but the final newline."""
+    public = course_copy.path / "cases" / "add" / "public"
+    (public / "01-sample.in").write_text("1 2\n3 \n")
+    (public / "01-sample.out").write_text("6 MAX\n")
+    result = grade_cli("show", "add", "--root", str(course_copy.path))
+    assert result.exit_code == 0
+    shown = (
+        "Sample: A first sample (01-sample)\n  input:\n    1 2\n    3 \n\n  output:\n    6 MAX\n\n"
+    )
+    assert shown in result.stdout
+
+
+def test_run_with_no_input_at_a_terminal_says_how_to_give_one() -> None:
+    """grade run waited on a terminal's stdin for an input the student did not know to type."""
+    master, slave = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "grader", "run", "add", str(SOLUTION), "--root", str(COURSE)],
+            stdin=slave,
+            capture_output=True,
+            text=True,
+        )
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert done.returncode == 2
+    said = "grade: error: give the input with --input FILE, or pipe it: grade run EX FILE < in"
+    assert said in done.stderr.splitlines()
+
+
 def _commands(group: click.Group) -> list[str]:
     return sorted(group.commands)
 
