@@ -520,6 +520,7 @@ def test_help_on_a_command_that_does_not_exist_is_a_usage_error() -> None:
     assert "no command 'nonsense'" in result.stderr
     assert " batch [OPTIONS] EXERCISE PATHS" in grade_cli("help", "batch").stdout
     assert "Grade a Python script against" in grade_cli("help", "help").stdout
+    assert "Grade a Python script against" in grade_cli("help", "help", "batch").stdout
 
 
 def test_grade_alone_shows_its_help() -> None:
