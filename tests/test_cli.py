@@ -517,7 +517,9 @@ def test_help_on_a_command_that_does_not_exist_is_a_usage_error() -> None:
     """Newcomer: `grade help nonsense` printed check's help and exited 0."""
     result = grade_cli("help", "nonsense")
     assert result.exit_code == 2
-    assert "no command 'nonsense'" in result.stderr
+    assert result.stderr.splitlines()[0] == "grade: error: no command 'nonsense'"
+    close = grade_cli("help", "verif").stderr.splitlines()[0]
+    assert close == "grade: error: no command 'verif'; did you mean 'grade help verify'?"
     assert " batch [OPTIONS] EXERCISE PATHS" in grade_cli("help", "batch").stdout
     assert "Grade a Python script against" in grade_cli("help", "help").stdout
     assert "Grade a Python script against" in grade_cli("help", "help", "batch").stdout
