@@ -525,6 +525,13 @@ def test_help_on_a_command_that_does_not_exist_is_a_usage_error() -> None:
     assert "Grade a Python script against" in grade_cli("help", "help", "batch").stdout
 
 
+def test_a_lone_word_that_is_no_command_nor_exercise_says_how_to_grade() -> None:
+    result = grade_cli("nonsense", env=IN_COURSE)
+    assert result.exit_code == 2
+    said = "grade: error: no command 'nonsense'; to grade a script: grade EXERCISE FILE"
+    assert result.stderr.splitlines()[0] == said  # no "did you mean": nothing is close
+
+
 def test_grade_alone_shows_its_help() -> None:
     """Newcomer: bare `grade` printed its whole help as `grade: error: usage: ...`."""
     result = grade_cli()
