@@ -532,6 +532,38 @@ def test_a_lone_word_that_is_no_command_nor_exercise_says_how_to_grade() -> None
     assert result.stderr.splitlines()[0] == said  # no "did you mean": nothing is close
 
 
+def test_ctrl_c_while_grade_reads_its_arguments_is_an_interruption(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Before any command runs (a lone word makes grade look up the course's exercises),
+    Ctrl-C is click's Abort: said as grade's one line and exit 130, never a traceback."""
+
+    def interrupted() -> tuple[str, ...]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("grader.cli.base._exercises_here", interrupted)
+    result = CliRunner().invoke(cli, ["nonsense"], prog_name="grade", catch_exceptions=False)
+    assert result.exit_code == 130
+    assert result.stderr.splitlines()[-1] == "grade: interrupted"
+    assert result.stdout == ""
+
+
+def test_any_other_click_error_is_one_line_and_its_exit_code(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A click error that is not a usage mistake (a file click could not open) is grade's one
+    line too, with click's exit status."""
+
+    def unreadable(root: object) -> list[str]:
+        raise click.FileError("exercises", hint="gone")
+
+    monkeypatch.setattr("grader.model.spec.exercise_names", unreadable)
+    result = CliRunner().invoke(cli, ["list"], env=IN_COURSE, catch_exceptions=False)
+    assert result.exit_code == 1
+    assert result.stderr == "grade: error: could not open file 'exercises': gone\n"
+    assert result.stdout == ""
+
+
 def test_grade_alone_shows_its_help() -> None:
     """Newcomer: bare `grade` printed its whole help as `grade: error: usage: ...`."""
     result = grade_cli()
