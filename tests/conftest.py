@@ -8,6 +8,7 @@ Regenerate golden files after an intended format change with: pytest --update-go
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import os
 import select
 import shutil
@@ -33,6 +34,7 @@ GOLDEN = TESTS / "golden"
 DATA = TESTS / "data"
 COURSE = DATA / "course"
 ONE_QUANTIZE_CASE = DATA / "one_quantize_case"
+MUTMUT_SITE = TESTS / "mutmut_site"
 # tests/windows/ runs on a Windows CPython against the installed wheel (.ci/windows)
 collect_ignore = [] if sys.platform == "win32" else ["windows"]
 
@@ -51,6 +53,38 @@ def _own_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
         yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _mutants_in_subprocesses(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Under mutmut (which sets MUTANT_UNDER_TEST), every Python the suite starts imports the
+    grader the suite imports, mutmut's mutated copy: a ``python -m grader`` imported none (or an
+    installed one), so what only a real process holds (main, the crash file and exit 4, the
+    signals, the streams' encodings) let every mutant survive. .ci/mutation runs it."""
+    if "MUTANT_UNDER_TEST" not in os.environ:
+        yield
+        return
+    import grader
+
+    mutated = Path(grader.__file__).resolve().parent.parent
+    paths = [str(mutated), str(MUTMUT_SITE), os.environ.get("PYTHONPATH", "")]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PYTHONPATH", os.pathsep.join(p for p in paths if p))
+        patch.setenv("GRADE_MUTMUT_HITS", str(tmp_path_factory.mktemp("mutmut") / "hits"))
+        yield
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    """The functions the test's subprocesses reached (tests/mutmut_site), handed to mutmut's
+    stats before it files the test's own: mutmut then runs this test for their mutants."""
+    hits = os.environ.get("GRADE_MUTMUT_HITS")
+    if hits is None or not os.path.exists(hits):
+        return
+    with open(hits, encoding="utf-8") as reached:
+        names = set(reached.read().split())
+    os.remove(hits)
+    importlib.import_module("mutmut.state").state()._stats.update(names)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -557,16 +557,23 @@ def test_a_hung_submission_costs_one_time_limit_not_one_per_case(
     assert set(statuses) == {"timeout", "skipped"}
 
 
-@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize(
+    ("sig", "code", "report"),
+    [
+        (signal.SIGINT, 130, "plain"),  # printed as it goes
+        (signal.SIGTERM, 143, "plain"),
+        (signal.SIGINT, 130, "json"),  # written whole at the end: nothing printing to stop
+    ],
+)
 def test_check_stops_at_once_on_ctrl_c_and_sigterm(
-    course: Root, tmp_path: Path, sig: int, code: int
+    course: Root, tmp_path: Path, sig: int, code: int, report: str
 ) -> None:
     """grade check ends its runs at once instead of waiting for their time limit."""
     slow = tmp_path / "slow.py"
     slow.write_text(SLOW)
     runs = tmp_path / "runs"
     runs.mkdir()
-    proc = _grade_in_background(course, runs, "check", "add", str(slow))
+    proc = _grade_in_background(course, runs, "check", "add", str(slow), "--format", report)
     try:
         _wait_for_marker(runs, b"SLOW-RUN-STARTED", proc)
         os.kill(proc.pid, sig)
@@ -576,7 +583,7 @@ def test_check_stops_at_once_on_ctrl_c_and_sigterm(
             proc.kill()
             proc.communicate()
     assert proc.returncode == code, stderr
-    assert "grade: interrupted" in stderr and "Traceback" not in stderr
+    assert "grade: interrupted" in stderr.splitlines() and "Traceback" not in stderr
     assert _holding(runs) == []
 
 

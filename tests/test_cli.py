@@ -295,6 +295,38 @@ def test_show_golden_prints_statement_and_samples_only(golden: Golden) -> None:
     golden("show_add.txt", result.stdout)
 
 
+def test_show_indents_every_line_of_a_sample_as_it_is(course_copy: Root) -> None:
+    """A sample of two lines, its input ending in a space and its output in an X: each line
+    indented, nothing of either end lost but the final newline."""
+    public = course_copy.path / "cases" / "add" / "public"
+    (public / "01-sample.in").write_text("1 2\n3 \n")
+    (public / "01-sample.out").write_text("6 MAX\n")
+    result = grade_cli("show", "add", "--root", str(course_copy.path))
+    assert result.exit_code == 0
+    shown = (
+        "Sample: A first sample (01-sample)\n  input:\n    1 2\n    3 \n\n  output:\n    6 MAX\n\n"
+    )
+    assert shown in result.stdout
+
+
+def test_run_with_no_input_at_a_terminal_says_how_to_give_one() -> None:
+    """grade run waited on a terminal's stdin for an input the student did not know to type."""
+    master, slave = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "grader", "run", "add", str(SOLUTION), "--root", str(COURSE)],
+            stdin=slave,
+            capture_output=True,
+            text=True,
+        )
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert done.returncode == 2
+    said = "grade: error: give the input with --input FILE, or pipe it: grade run EX FILE < in"
+    assert said in done.stderr.splitlines()
+
+
 def _commands(group: click.Group) -> list[str]:
     return sorted(group.commands)
 
@@ -324,6 +356,36 @@ def test_sandbox_off_warns_on_stderr_and_still_grades() -> None:
     assert result.exit_code == 0
     assert "warning: --sandbox off" in result.stderr
     assert json.loads(result.stdout)["passed"] == 4
+
+
+def test_a_teacher_command_takes_sandbox_off_and_says_so() -> None:
+    """grade verify --sandbox off ran in the machine's auto sandbox, and said nothing."""
+    off = grade_cli("verify", "add", "--sandbox", "off", env=IN_COURSE)
+    assert off.exit_code == 0 and "add: ok" in off.stdout
+    assert "grade: warning: --sandbox off: submissions can read the answers" in off.stderr
+    assert "warning: --sandbox off" not in grade_cli("verify", "add", env=IN_COURSE).stderr
+
+
+def test_click_s_own_usage_error_is_one_sentence_in_grade_s_style() -> None:
+    result = CliRunner().invoke(cli, ["add", "x.py", "--bogus"], prog_name="grade", env=IN_COURSE)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "grade: error: no such option '--bogus'. (Did you mean one of: '--jobs', '--verbose'?)",
+        "  (see: grade check --help)",
+    ]
+
+
+def test_grade_called_from_another_thread_grades(tmp_path: Path) -> None:
+    """A library (a notebook's kernel, a web app) may call grade from a thread of its own,
+    where Python refuses to set signal handlers: the command runs without them."""
+    import threading
+
+    results: list[Result] = []
+    thread = threading.Thread(target=lambda: results.append(grade_cli("list", env=IN_COURSE)))
+    thread.start()
+    thread.join()
+    (result,) = results
+    assert result.exit_code == 0 and result.stdout.startswith("add  ")
 
 
 def test_output_over_the_submission_is_refused(tmp_path: Path) -> None:
@@ -455,9 +517,51 @@ def test_help_on_a_command_that_does_not_exist_is_a_usage_error() -> None:
     """Newcomer: `grade help nonsense` printed check's help and exited 0."""
     result = grade_cli("help", "nonsense")
     assert result.exit_code == 2
-    assert "no command 'nonsense'" in result.stderr
+    assert result.stderr.splitlines()[0] == "grade: error: no command 'nonsense'"
+    close = grade_cli("help", "verif").stderr.splitlines()[0]
+    assert close == "grade: error: no command 'verif'; did you mean 'grade help verify'?"
     assert " batch [OPTIONS] EXERCISE PATHS" in grade_cli("help", "batch").stdout
     assert "Grade a Python script against" in grade_cli("help", "help").stdout
+    assert "Grade a Python script against" in grade_cli("help", "help", "batch").stdout
+
+
+def test_a_lone_word_that_is_no_command_nor_exercise_says_how_to_grade() -> None:
+    result = grade_cli("nonsense", env=IN_COURSE)
+    assert result.exit_code == 2
+    said = "grade: error: no command 'nonsense'; to grade a script: grade EXERCISE FILE"
+    assert result.stderr.splitlines()[0] == said  # no "did you mean": nothing is close
+
+
+def test_ctrl_c_while_grade_reads_its_arguments_is_an_interruption(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Before any command runs (a lone word makes grade look up the course's exercises),
+    Ctrl-C is click's Abort: said as grade's one line and exit 130, never a traceback."""
+
+    def interrupted() -> tuple[str, ...]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("grader.cli.base._exercises_here", interrupted)
+    result = CliRunner().invoke(cli, ["nonsense"], prog_name="grade", catch_exceptions=False)
+    assert result.exit_code == 130
+    assert result.stderr.splitlines()[-1] == "grade: interrupted"
+    assert result.stdout == ""
+
+
+def test_any_other_click_error_is_one_line_and_its_exit_code(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A click error that is not a usage mistake (a file click could not open) is grade's one
+    line too, with click's exit status."""
+
+    def unreadable(root: object) -> list[str]:
+        raise click.FileError("exercises", hint="gone")
+
+    monkeypatch.setattr("grader.model.spec.exercise_names", unreadable)
+    result = CliRunner().invoke(cli, ["list"], env=IN_COURSE, catch_exceptions=False)
+    assert result.exit_code == 1
+    assert result.stderr == "grade: error: could not open file 'exercises': gone\n"
+    assert result.stdout == ""
 
 
 def test_grade_alone_shows_its_help() -> None:
@@ -564,6 +668,27 @@ def test_a_stream_that_cannot_encode_a_check_mark_gets_utf_8(encoding: str) -> N
     )
     assert done.returncode == 0, done.stderr
     assert "✓ A first sample" in done.stdout.decode("utf-8")
+
+
+def test_a_terminal_that_cannot_show_a_check_mark_shows_a_question_mark() -> None:
+    """A terminal keeps its own encoding (an ASCII one, here): what it lacks is shown as ?,
+    never a crash of the grader on the way out."""
+    env = {**os.environ, "GRADE_ROOT": str(COURSE), "NO_COLOR": "1", "PYTHONIOENCODING": "ascii"}
+    shown = _on_a_terminal("add", str(SOLUTION), env=env)
+    assert " ? A first sample    passed" in shown and "4/4 cases passed" in shown, shown
+
+
+def test_a_closed_stdout_is_no_crash_and_stderr_still_gets_utf_8(tmp_path: Path) -> None:
+    """`grade ... >&-` (a cron job's closed stdout) has no stdout stream at all: the other
+    stream still gets UTF-8, not a Latin-1 locale's byte E9 for é."""
+    done = subprocess.run(
+        [sys.executable, "-m", "grader", "--root", str(COURSE), "add", str(tmp_path / "café.py")],
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONIOENCODING": "latin-1"},
+        preexec_fn=lambda: os.close(1),
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.decode("utf-8").endswith("café.py does not exist\n")
 
 
 def test_the_first_time_out_on_a_terminal_says_that_x_stops_there(tmp_path: Path) -> None:

@@ -155,6 +155,7 @@ def test_watch_regrades_on_every_save(tmp_path: Path) -> None:
         ("grade show spe", "2", "plain,specdec"),
         ("grade quantize --form", "2", "plain,--format"),
         ("grade ver", "1", "plain,verify"),
+        (f"grade show --root {COURSE} a", "4", "plain,add"),  # the course the command names
     ],
 )
 def test_shell_completion(words: str, cword: str, expected: str) -> None:

@@ -37,11 +37,11 @@ def _streams_that_encode_anything() -> None:
     """No report may fail on the way out for a character the stream's encoding lacks (✓ on a
     Windows cp1252 pipe, a student's output under a Latin-1 locale). A file or pipe gets UTF-8,
     what CI logs read and Python's own UTF-8 mode gives; a terminal keeps its encoding and shows
-    what it cannot print as ``?``."""
+    what it cannot print as ``?``. (A stream already in UTF-8 gets the same: only its handling
+    of a lone surrogate changes, to ``?`` instead of a crash.)"""
     for stream in (sys.stdout, sys.stderr):
-        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
         reconfigure = getattr(stream, "reconfigure", None)
-        if encoding == "utf8" or reconfigure is None:
+        if reconfigure is None:  # none (a closed descriptor), or a caller's own stream
             continue
         try:
             if stream.isatty():
