@@ -182,6 +182,7 @@ CENTRAL = {
 }
 
 
+@pytest.mark.slow  # the shipped exercises' data, every clause over every case: seconds each
 @pytest.mark.parametrize("name", sorted(CENTRAL))
 def test_each_central_rule_is_exercised_by_a_public_case(
     root: Root, reference_dir: Path, name: str

@@ -66,8 +66,16 @@ def test_every_run_says_its_peak(sandbox: Sandbox, isolation: Isolation) -> None
     assert run.peak_bytes is not None and 1 << 20 < run.peak_bytes < 200 << 20
 
 
-@pytest.mark.parametrize("mode", [SandboxMode.AUTO, SandboxMode.OFF])
-@pytest.mark.parametrize("isolation", [Isolation.FORK, Isolation.FRESH])
+# each waits out its time limit: the fork server with the sandbox by default, the rest slow
+@pytest.mark.parametrize(
+    ("mode", "isolation"),
+    [
+        (SandboxMode.AUTO, Isolation.FORK),
+        pytest.param(SandboxMode.OFF, Isolation.FORK, marks=pytest.mark.slow),
+        pytest.param(SandboxMode.AUTO, Isolation.FRESH, marks=pytest.mark.slow),
+        pytest.param(SandboxMode.OFF, Isolation.FRESH, marks=pytest.mark.slow),
+    ],
+)
 def test_a_run_killed_at_its_time_limit_still_says_its_peak(
     mode: SandboxMode, isolation: Isolation
 ) -> None:
