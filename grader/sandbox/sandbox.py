@@ -28,6 +28,7 @@ from .allowed import child_environment, others_can_read, python_paths, readable,
 from .cleanup import remove_tree
 from .forkserver import ForkServer, ForkServers, ServerSpec, fork_unavailable, shared_servers
 from .process import Exit, Running, read_capped, spawn_and_wait
+from .runfolders import run_parent
 from .types import (
     EXPOSED,
     EXPOSED_NAMESPACES_WITHOUT_LANDLOCK,
@@ -316,7 +317,8 @@ class Sandbox:
         Lay out its folder, tell its child what to do, wait for it, and say what happened."""
         cap = limits.output_kb * 1024
         script = os.path.abspath(script)
-        base = Path(tempfile.mkdtemp(prefix="grade-run-"))
+        bounded = self.mode is SandboxMode.OFF or Layer.MOUNTS in self.layers
+        base = Path(tempfile.mkdtemp(prefix="grade-run-", dir=run_parent(writes_bounded=bounded)))
         tasks = _NPROC if self.layers else None
         # a fork server's children are born in its group; a fresh run joins a new one (which,
         # with --sandbox off too, only counts its tasks and sweeps what it leaves)
