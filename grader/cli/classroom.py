@@ -19,6 +19,7 @@ from .base import (
     isolation_option,
     jobs_option,
     load,
+    loaded_early,
     root_option,
     sandbox_option,
     say,
@@ -114,12 +115,13 @@ def batch(exercise: str, grading: GradingOptions, root: Path | None, **chosen: A
     a row (whatever its score), 4 on a grader error, 130, 143 or 129 when
     interrupted (Ctrl-C, SIGTERM, SIGHUP).
     """
+    spec = loaded_early(exercise, root, grading)
     from ..commands.classes import ClassOptions, start_class
     from ..render import classbook
     from .progress import batch_progress
 
     options = ClassOptions(**chosen)
-    started = start_class(load(exercise, root), options, grading, say=say)
+    started = start_class(spec or load(exercise, root), options, grading, say=say)
     with batch_progress(len(started.found), sys.stderr, sys.stdout) as show:
         book = started.grade(on_done=show)
     click.echo(classbook.summary(book), nl=False)
