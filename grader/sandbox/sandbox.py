@@ -16,6 +16,7 @@ import sys
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from importlib.machinery import SourceFileLoader
 from pathlib import Path
 
 from ..judging.errors import InternalError, MachineBusy
@@ -78,14 +79,15 @@ def _landlock_abi_max() -> int:
 
 @functools.lru_cache(maxsize=1)
 def _compiled() -> dict[str, object]:
-    """The child's layer modules, compiled once per grader instead of once per run."""
+    """The child's layer modules' code, once per grader instead of once per run: from their
+    cached bytecode (``__pycache__``, checked against the source as an import checks it), not
+    compiled from source at every grader's start."""
     folder = Path(__file__).parent
-    return {
-        name: compile(
-            (folder / f"{name}.py").read_text(encoding="utf-8"), str(folder / f"{name}.py"), "exec"
-        )
-        for name in ("landlock", "namespaces", "prctl", "seccomp", "syscalls")
-    }
+    found: dict[str, object] = {}
+    for name in ("landlock", "namespaces", "prctl", "seccomp", "syscalls"):
+        fullname = f"{__package__}.{name}"
+        found[name] = SourceFileLoader(fullname, str(folder / f"{name}.py")).get_code(fullname)
+    return found
 
 
 @dataclass(frozen=True)
