@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -152,6 +151,8 @@ def not_judged_line(book: Gradebook) -> str:
 
 def _again_command(resumed: bool) -> str:
     """This very command with --resume: the journal kept the rows the grader did judge."""
+    import shlex  # here, not at the top: every grade's start paid for it
+
     argv = ["grade", *sys.argv[1:]]
     if not resumed:
         argv.append("--resume")
@@ -159,6 +160,8 @@ def _again_command(resumed: bool) -> str:
 
 
 def _paths_command(exercise: str, book: Gradebook) -> str:
+    import shlex
+
     paths = [e.path for e in book.not_judged]
     return safe(shlex.join(["grade", "batch", exercise, *paths, "--jobs", "1"]))
 
