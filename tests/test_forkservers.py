@@ -123,6 +123,27 @@ def test_closing_ends_every_server_of_the_family(tmp_path: Path) -> None:
     assert not any(group and os.path.exists(group) for group in groups)
 
 
+def test_every_server_is_told_to_stop_before_any_is_waited_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Their exits overlap: the grader's own exit waits for the slowest, not for their sum."""
+    box = replace(Sandbox.create(SandboxMode.AUTO).preloading(["numpy"]), _servers=ForkServers())
+    box.warm(3)
+    servers = _servers(box)
+    told_when_waited: list[bool] = []
+    close = ForkServer.close
+
+    def waiting(server: ForkServer) -> None:
+        told_when_waited.append(all(s._control.fileno() == -1 for s in servers))
+        close(server)
+
+    monkeypatch.setattr(ForkServer, "close", waiting)
+    pids = [s.pid for s in servers]
+    box.close()
+    assert told_when_waited == [True] * 3
+    assert all(_ended(pid) for pid in pids)
+
+
 @pytest.mark.slow  # the default suite's time (45 s): CI's slow pass runs it
 def test_waiting_for_a_busy_server_is_not_the_runs_time(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,15 @@ from conftest import PlanFactory
 
 from grader.model.spec import Exercise
 from grader.running import compiling
-from grader.running.grading import Graded, Interrupted, grade_submissions
-from grader.running.plan import prepare
+from grader.running.grading import (
+    MAX_EARLY,
+    EarlyPlaces,
+    Graded,
+    Interrupted,
+    early_cases,
+    grade_submissions,
+)
+from grader.running.plan import Plan, prepare
 from grader.running.submissions import read
 from grader.sandbox import Sandbox, SandboxMode
 
@@ -172,3 +180,101 @@ def test_a_class_holds_what_is_in_flight_not_the_class(
     # measured), a few MB at most when only what is in flight is (the pool's threads may run
     # ahead of the loop that takes their results, by a margin the bound leaves them)
     assert many < few + (64 << 20), (few >> 20, many >> 20)
+
+
+@pytest.mark.parametrize(("jobs", "early"), [(1, 0), (2, 1), (3, 2), (8, MAX_EARLY)])
+def test_few_cases_run_beside_the_compile_check(jobs: int, early: int) -> None:
+    """The workers the check leaves free, at most MAX_EARLY: with one, it runs alone."""
+    assert early_cases(jobs) == early
+
+
+def test_the_places_beside_the_compile_check_are_few_and_only_before_it_ends() -> None:
+    compiled: Future[str] = Future()
+    places = EarlyPlaces(2)
+    assert [places.take(compiled) for _ in range(3)] == [True, True, False]
+    ended: Future[str] = Future()
+    ended.set_result("")
+    assert not EarlyPlaces(2).take(ended)  # once it has ended, a case simply runs
+    assert not EarlyPlaces(0).take(compiled)
+
+
+def _holding_the_compile_check(
+    plan: Plan, name: str
+) -> tuple[Callable[..., Any], list[int], list[int]]:
+    """A runner that holds ``name``'s compile check until as many of its case-runs as may run
+    beside it have started; it says how many had then (``seen``) and counts them all."""
+    started: list[int] = []  # one per case-run of name's
+    seen: list[int] = []
+    lock = threading.Condition()
+    early = early_cases(plan.jobs)
+
+    def runner(argv: Sequence[str], **kwargs: Any) -> Any:
+        if _case_run(argv, kwargs, name):
+            with lock:
+                started.append(1)
+                lock.notify_all()
+        elif kwargs.get("source") == compiling.PROGRAM:
+            with lock:
+                assert lock.wait_for(lambda: len(started) >= early, HOLD_S)
+                seen.append(len(started))
+        return plan.runner(argv, **kwargs)
+
+    return runner, started, seen
+
+
+def test_a_script_that_does_not_compile_costs_only_the_early_runs(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    """A compile bomb's cases would each take the whole time limit: the ones that ran beside
+    the check are all it costs (the others wait for the check and never run), and none of
+    their outcomes counts."""
+    plan = plan_of(add, jobs=3)
+    runner, started, seen = _holding_the_compile_check(plan, "broken.py")
+    sub = read(_script(tmp_path, "broken.py", "print(1 +\n"))
+    (graded,) = grade_submissions(replace(plan, runner=runner), [sub])
+    assert len(plan.cases) > early_cases(plan.jobs) > 0
+    assert seen == [early_cases(plan.jobs)]
+    assert len(started) == early_cases(plan.jobs)
+    assert graded.report is not None
+    assert graded.report.compile_error
+    assert all(o.message.startswith("does not compile") for o in graded.report.outcomes)
+
+
+def test_cases_run_beside_the_compile_check_count_once_it_compiles(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    """The early runs' outcomes are the cases' own once the script compiles: each case runs
+    once, the early ones too."""
+    plan = plan_of(add, jobs=2)
+    runner, started, seen = _holding_the_compile_check(plan, "right.py")
+    (graded,) = grade_submissions(
+        replace(plan, runner=runner), [read(_script(tmp_path, "right.py"))]
+    )
+    assert seen == [1]
+    assert len(started) == len(plan.cases)
+    assert graded.report is not None
+    assert graded.report.passed == len(plan.cases)
+
+
+def test_a_real_compile_bomb_costs_at_most_the_early_runs(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    """A script whose compiling takes longer than the time limit (20,000 keyword arguments,
+    ~4 s, under 0.5 s): each of its case-runs would take that limit too; at most the early
+    ones run, whatever the machine's speed, and every case says it does not compile."""
+    plan = plan_of(add, jobs=3, time_s=0.5)
+    runs: list[str] = []
+
+    def counted(argv: Sequence[str], **kwargs: Any) -> Any:
+        if _case_run(argv, kwargs, "bomb.py"):
+            runs.append(argv[1])
+        return plan.runner(argv, **kwargs)
+
+    bomb = "f(" + ", ".join(f"k{i}=1" for i in range(20000)) + ")\n"
+    (graded,) = grade_submissions(
+        replace(plan, runner=counted), [read(_script(tmp_path, "bomb.py", bomb))]
+    )
+    assert len(runs) <= early_cases(plan.jobs) < len(plan.cases)
+    assert graded.report is not None
+    assert "the compiler took more than 0.5 s" in graded.report.compile_error
+    assert all(o.message.startswith("does not compile") for o in graded.report.outcomes)

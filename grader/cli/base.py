@@ -22,6 +22,7 @@ from .. import ROOT_ENV, __version__
 from ..judging.errors import ExitCode, GraderError
 
 if TYPE_CHECKING:
+    from ..commands.planning import GradingOptions
     from ..model.resources import Root
     from ..model.spec import Exercise
     from ..sandbox import Sandbox
@@ -304,6 +305,20 @@ def load(exercise: str, root: Path | None) -> Exercise:
     from ..model.spec import load_exercise
 
     return load_exercise(exercise, resolve_root(root))
+
+
+def loaded_early(exercise: str, root: Path | None, grading: GradingOptions) -> Exercise | None:
+    """EXERCISE loaded and its fork servers started before the command's heavy imports, so that
+    their start-up (numpy's import) overlaps those; None where it does not load, whose error
+    the command's own ``load`` then says, after any error of its options as before."""
+    from ..commands.planning import start_servers
+
+    try:
+        found = load(exercise, root)
+    except GraderError:
+        return None
+    start_servers(found, grading)
+    return found
 
 
 def teacher_sandbox(where: Root, sandbox_mode: str | None) -> Sandbox:

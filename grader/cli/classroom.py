@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,6 +18,7 @@ from .base import (
     isolation_option,
     jobs_option,
     load,
+    loaded_early,
     root_option,
     sandbox_option,
     say,
@@ -114,12 +114,13 @@ def batch(exercise: str, grading: GradingOptions, root: Path | None, **chosen: A
     a row (whatever its score), 4 on a grader error, 130, 143 or 129 when
     interrupted (Ctrl-C, SIGTERM, SIGHUP).
     """
+    spec = loaded_early(exercise, root, grading)
     from ..commands.classes import ClassOptions, start_class
     from ..render import classbook
     from .progress import batch_progress
 
     options = ClassOptions(**chosen)
-    started = start_class(load(exercise, root), options, grading, say=say)
+    started = start_class(spec or load(exercise, root), options, grading, say=say)
     with batch_progress(len(started.found), sys.stderr, sys.stdout) as show:
         book = started.grade(on_done=show)
     click.echo(classbook.summary(book), nl=False)
@@ -150,6 +151,8 @@ def not_judged_line(book: Gradebook) -> str:
 
 def _again_command(resumed: bool) -> str:
     """This very command with --resume: the journal kept the rows the grader did judge."""
+    import shlex  # here, not at the top: every grade's start paid for it
+
     argv = ["grade", *sys.argv[1:]]
     if not resumed:
         argv.append("--resume")
@@ -157,6 +160,8 @@ def _again_command(resumed: bool) -> str:
 
 
 def _paths_command(exercise: str, book: Gradebook) -> str:
+    import shlex
+
     paths = [e.path for e in book.not_judged]
     return safe(shlex.join(["grade", "batch", exercise, *paths, "--jobs", "1"]))
 

@@ -19,6 +19,7 @@ from .base import (
     isolation_option,
     jobs_option,
     load,
+    loaded_early,
     resolve_root,
     root_option,
     sandbox_option,
@@ -119,12 +120,13 @@ def check(
     A report on the terminal (or piped, in plain text) is printed as it goes: each
     case as soon as it is done.
     """
+    spec = loaded_early(exercise, root, grading)
     from ..commands.checking import CheckOptions, start_check
 
     shown = _Shown.chosen(fmt, output, quiet, verbose, diff)
     options = CheckOptions(**chosen)
     check = start_check(
-        load(exercise, root),
+        spec or load(exercise, root),
         submission,
         options,
         grading,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -71,6 +70,8 @@ def regen(exercise: str, check_only: bool, sandbox_mode: str | None, root: Path 
 
 
 def _stale_diff(item: Stale) -> str:
+    import difflib  # here, not at the top: every grade's start paid for it
+
     diff = difflib.unified_diff(
         (item.current or "").splitlines(keepends=True),
         item.fresh.splitlines(keepends=True),

@@ -56,9 +56,7 @@ def plan_for(
     mode = sandbox_mode(options.sandbox_mode, exercise.root)
     refuse_own_course(exercise, submissions, mode)
     jobs = options.jobs or config.jobs
-    if options.isolation is Isolation.FORK:  # numpy's import overlaps the grader's own
-        cpus = usable_cpus()
-        Sandbox.start_servers(exercise.preload, min(jobs or cpus, cpus))
+    start_servers(exercise, options)  # where the caller has not already
     plan = prepare(
         exercise,
         cases_dir=options.cases_dir,
@@ -78,6 +76,17 @@ def plan_for(
         if elsewhere:
             say(f"{elsewhere} secret case(s) of {exercise.name} are not here: CI grades them")
     return plan
+
+
+def start_servers(exercise: Exercise, options: GradingOptions) -> None:
+    """Start the fork servers EXERCISE's runs will need, now: their interpreters' start and
+    numpy's import overlap whatever the grader imports and reads meanwhile. A command calls it
+    as soon as it has the exercise, before its own heavy imports; ``plan_for`` then finds them
+    started (a second call starts none)."""
+    if options.isolation is Isolation.FORK:
+        cpus = usable_cpus()
+        jobs = options.jobs or exercise.root.config.jobs
+        Sandbox.start_servers(exercise.preload, min(jobs or cpus, cpus))
 
 
 def refuse_own_course(exercise: Exercise, submissions: Sequence[Path], mode: SandboxMode) -> None:

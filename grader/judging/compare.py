@@ -103,6 +103,8 @@ class TokenComparator:
     numbers: str = "decimals"  # "none": every token compared as text
 
     def __call__(self, expected: str, got: str) -> Comparison:
+        if expected == got:  # most outputs of a class: no need to split 100k lines to know
+            return Comparison(True)
         want, have = normalise(expected), normalise(got)
         for n, (exp_line, got_line) in enumerate(zip(want, have, strict=False), start=1):
             if exp_line == got_line:  # same text, same tokens: most lines of most outputs
@@ -175,6 +177,8 @@ class ExactComparator:
     """Whole lines after normalisation, character for character."""
 
     def __call__(self, expected: str, got: str) -> Comparison:
+        if expected == got:
+            return Comparison(True)
         want, have = normalise(expected), normalise(got)
         for n, (exp, line) in enumerate(zip(want, have, strict=False), start=1):
             if exp != line:

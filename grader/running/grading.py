@@ -223,24 +223,63 @@ def _compile(plan: Plan, sub: Submission) -> str:
     return error
 
 
+MAX_EARLY = 2  # a submission's cases run beside its compile check, at most
+
+
+def early_cases(jobs: int) -> int:
+    """How many of a submission's cases may run before its compile check has ended: the
+    workers the check leaves free, but few. A script that does not compile (a compile bomb
+    that takes the whole time limit) costs each of them a run, and only them: the others
+    wait for the check, then run or not."""
+    return max(0, min(jobs - 1, MAX_EARLY))
+
+
+class EarlyPlaces:
+    """The places for a submission's cases before its compile check ends."""
+
+    def __init__(self, places: int) -> None:
+        self._lock = Lock()
+        self._left = places
+
+    def take(self, compiled: Future[str]) -> bool:
+        with self._lock:
+            if compiled.done() or self._left == 0:
+                return False
+            self._left -= 1
+            return True
+
+
 def _case_after_compile(
-    plan: Plan, compiled: Future[str], sub: Submission, case: Case, budget: Budget | None, i: int
+    plan: Plan,
+    compiled: Future[str],
+    sub: Submission,
+    case: Case,
+    budget: Budget | None,
+    i: int,
+    early: EarlyPlaces | None = None,
 ) -> CaseOutcome:
-    """Case ``i``, once the submission is known to compile (the compile run is queued first,
-    so a worker waiting here never waits for a run queued behind it)."""
+    """Case ``i``, counted only once the submission is known to compile: run beside the check
+    where ``early`` has a place left, else after it (the compile run is queued first, so a
+    worker waiting here never waits for a run queued behind it)."""
+    ahead = None
+    if early is not None and early.take(compiled):
+        ahead = run_case(plan, sub.path.resolve(), case, budget, i, sub.text, cells=sub.cells)
     try:
         error = compiled.result()
     except GraderError as exc:
         return grader_error(case, f"the compile check failed: {exc}")
     except Exception as exc:
         return grader_error(case, f"the compile check failed: {type(exc).__name__}: {exc}")
-    if error:  # no case runs: the one mistake is said once, above the cases
+    if error:  # no case counts: the one mistake is said once, above the cases
         return not_compiled(case, error)
+    if ahead is not None:
+        return ahead
     return run_case(plan, sub.path.resolve(), case, budget, i, sub.text, cells=sub.cells)
 
 
 def _launch(pool: Executor, plan: Plan, sub: Submission) -> _Flight:
     compiled = pool.submit(_compile, plan, sub)
+    early = EarlyPlaces(early_cases(plan.jobs))
     limited = (
         plan.skip_after_timeout
         or plan.stop_after_failure
@@ -248,7 +287,7 @@ def _launch(pool: Executor, plan: Plan, sub: Submission) -> _Flight:
     )
     budget = Budget(plan) if limited else None
     futures = [
-        pool.submit(_case_after_compile, plan, compiled, sub, case, budget, i)
+        pool.submit(_case_after_compile, plan, compiled, sub, case, budget, i, early)
         for i, case in enumerate(plan.cases)
     ]
     return _Flight(sub, now(), compiled, futures, len(futures))

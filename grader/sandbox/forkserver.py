@@ -231,10 +231,14 @@ class ForkServer:
             return self._joined is None
         return not select.select([self._pidfd], [], [], 0)[0]
 
-    def close(self) -> None:
-        """Stop the server: it exits when it reads the end of its control socket, once it is
-        serving; one still importing, or stuck, is killed after ``_CLOSE_S``."""
+    def tell_to_stop(self) -> None:
+        """Close its control socket: it exits once it reads the end, when it is serving."""
         self._control.close()
+
+    def close(self) -> None:
+        """Stop the server: told (``tell_to_stop``) and waited for; one still importing, or
+        stuck, is killed after ``_CLOSE_S``."""
+        self.tell_to_stop()
         if self._pidfd is not None:
             try:
                 poller = select.poll()
@@ -315,8 +319,11 @@ class ForkServers:
 
 
 def _close_all(servers: list[ForkServer]) -> None:
+    """Every server told at once, then each waited for: their exits overlap."""
     found = list(servers)
     servers.clear()
+    for server in found:
+        server.tell_to_stop()
     for server in found:
         server.close()
 

@@ -16,6 +16,7 @@ import sys
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from importlib.machinery import SourceFileLoader
 from pathlib import Path
 
 from ..judging.errors import InternalError, MachineBusy
@@ -28,6 +29,7 @@ from .allowed import child_environment, others_can_read, python_paths, readable,
 from .cleanup import remove_tree
 from .forkserver import ForkServer, ForkServers, ServerSpec, fork_unavailable, shared_servers
 from .process import Exit, Running, read_capped, spawn_and_wait
+from .runfolders import run_parent
 from .types import (
     EXPOSED,
     EXPOSED_NAMESPACES_WITHOUT_LANDLOCK,
@@ -77,14 +79,15 @@ def _landlock_abi_max() -> int:
 
 @functools.lru_cache(maxsize=1)
 def _compiled() -> dict[str, object]:
-    """The child's layer modules, compiled once per grader instead of once per run."""
+    """The child's layer modules' code, once per grader instead of once per run: from their
+    cached bytecode (``__pycache__``, checked against the source as an import checks it), not
+    compiled from source at every grader's start."""
     folder = Path(__file__).parent
-    return {
-        name: compile(
-            (folder / f"{name}.py").read_text(encoding="utf-8"), str(folder / f"{name}.py"), "exec"
-        )
-        for name in ("landlock", "namespaces", "prctl", "seccomp", "syscalls")
-    }
+    found: dict[str, object] = {}
+    for name in ("landlock", "namespaces", "prctl", "seccomp", "syscalls"):
+        fullname = f"{__package__}.{name}"
+        found[name] = SourceFileLoader(fullname, str(folder / f"{name}.py")).get_code(fullname)
+    return found
 
 
 @dataclass(frozen=True)
@@ -316,7 +319,8 @@ class Sandbox:
         Lay out its folder, tell its child what to do, wait for it, and say what happened."""
         cap = limits.output_kb * 1024
         script = os.path.abspath(script)
-        base = Path(tempfile.mkdtemp(prefix="grade-run-"))
+        bounded = self.mode is SandboxMode.OFF or Layer.MOUNTS in self.layers
+        base = Path(tempfile.mkdtemp(prefix="grade-run-", dir=run_parent(writes_bounded=bounded)))
         tasks = _NPROC if self.layers else None
         # a fork server's children are born in its group; a fresh run joins a new one (which,
         # with --sandbox off too, only counts its tasks and sweeps what it leaves)
