@@ -37,6 +37,20 @@ _SIGKILL, _SIGSTOP = 9, 19  # the same on x86_64 and aarch64
 _LOADED: dict[str, types.ModuleType] = {}  # the fork server loads the layers once, for all
 
 
+class Template:
+    """A fork server's namespace template, as its child finds it: the holder's namespaces
+    (descriptors the server opened), the folder its root skeleton is at, and what of that
+    skeleton an earlier run's set-up did not add (``namespaces.Template``)."""
+
+    __slots__ = ("fds", "folder", "skeleton")
+
+    def __init__(self, fds: dict[str, int], folder: str, skeleton: Any) -> None:
+        self.fds, self.folder, self.skeleton = fds, folder, skeleton
+
+
+TEMPLATE: Template | None = None  # set by the fork server before it forks a run it fits
+
+
 def preload_layers() -> None:
     """Load the layer modules now (the fork server, once): its children find them loaded."""
     for name in ("_protocol", "_script", "landlock", "namespaces", "prctl", "seccomp", "syscalls"):
@@ -196,12 +210,29 @@ def _identity(state: _Layering) -> None:
 
 
 def _enter_namespaces(state: _Layering) -> None:
-    state.namespaces.enter(state.uid, state.gid)
+    nproc = state.cfg.nproc
+    if TEMPLATE is not None:
+        _join_template(TEMPLATE)
+        nproc += 1  # the template's holder is a task of the same uid in the same namespace
+    else:
+        state.namespaces.enter(state.uid, state.gid)
     # Inside a fresh user namespace this counts only the sandbox's own tasks (threads too);
     # outside one it would count every process of the user, so it is set only here.
-    nproc = state.cfg.nproc
     resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
     _die_with(state.cfg.parent)  # new credentials (a user namespace): armed again, to be sure
+
+
+def _join_template(template: Template) -> None:
+    """The server's namespaces (user, network, IPC, UTS: made once, empty) and a copy of its
+    mount namespace and a PID namespace of the run's own; then the mount points of what is the
+    run's alone, in the skeleton, after removing an earlier run's."""
+    namespaces: Any = _sibling("namespaces", {})
+    try:
+        namespaces.join(template.fds)
+    finally:
+        for fd in template.fds.values():
+            os.close(fd)
+    namespaces.clear(template.folder, template.skeleton)
 
 
 def _become_pid_one() -> int:
@@ -230,17 +261,20 @@ def _become_pid_one() -> int:
 
 
 def _build_root(state: _Layering) -> None:
-    """The run's own root, from nothing (pid 1 mounts its fresh /proc)."""
+    """The run's own root, from nothing, or from its server's template (pid 1 mounts its fresh
+    /proc)."""
     cfg = state.cfg
-    state.namespaces.build_root(
-        cfg.root,
-        read=list(cfg.read),
-        files=[(cfg.source, cfg.submission)],
-        devices=list(cfg.devices),
-        workdir=cfg.workdir,
-        work_bytes=cfg.work_bytes,
-        work_inodes=cfg.work_inodes,
-    )
+    work = {"workdir": cfg.workdir, "work_bytes": cfg.work_bytes, "work_inodes": cfg.work_inodes}
+    if TEMPLATE is not None:
+        state.namespaces.finish_root(TEMPLATE.folder, files=[(cfg.source, cfg.submission)], **work)
+    else:
+        state.namespaces.build_root(
+            cfg.root,
+            read=list(cfg.read),
+            files=[(cfg.source, cfg.submission)],
+            devices=list(cfg.devices),
+            **work,
+        )
     state.source = cfg.submission  # bound there, read-only
     state.read.append("/proc")  # its own PID namespace's: the run and nothing else
 
@@ -316,7 +350,11 @@ def _signal_ready() -> None:
 def main(script: types.ModuleType) -> None:
     _die_with_parent()
     # Whatever else the grader inherited and passed on (a CI runner's open files) stays out.
-    os.closerange(CONFIG_FD + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+    # (but a template's namespaces, which P enters and closes)
+    keep = sorted(TEMPLATE.fds.values()) if TEMPLATE is not None else []
+    most = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    for low, high in zip([CONFIG_FD, *keep], [*keep, most], strict=True):
+        os.closerange(low + 1, high)
     with os.fdopen(CONFIG_FD, "rb") as f:
         cfg = _sibling("_protocol", {}).ChildConfig.from_wire(f.read())
     if os.getppid() != cfg.parent:  # the grader died before PR_SET_PDEATHSIG took hold

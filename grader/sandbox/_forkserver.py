@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import array
 import contextlib
+import gc
 import marshal
 import os
 import select
@@ -52,7 +53,9 @@ def _receive(control: socket.socket) -> tuple[dict[str, str], list[int]] | None:
     return env, list(fds)
 
 
-def serve(control: socket.socket, procfs: Any) -> tuple[dict[str, str], list[int]]:
+def serve(
+    control: socket.socket, procfs: Any, child: types.ModuleType, templates: Any
+) -> tuple[dict[str, str], list[int]]:
     """Fork a child per request until the grader goes; returns only in a child."""
     poller = select.poll()
     poller.register(control.fileno(), select.POLLIN)
@@ -62,12 +65,14 @@ def serve(control: socket.socket, procfs: Any) -> tuple[dict[str, str], list[int
             if fd == control.fileno():
                 request = _receive(control)
                 if request is None:
+                    templates.end()
                     os._exit(0)
                 env, fds = request
                 if len(fds) != 6:
                     for extra in fds:
                         os.close(extra)
                     continue
+                child.__dict__["TEMPLATE"] = templates.for_run(fds[4])
                 pid = _fork()
                 if pid == 0:
                     control.close()
@@ -171,8 +176,13 @@ def _option(flag: str) -> str:
     return next((a.removeprefix(flag) for a in sys.argv if a.startswith(flag)), "")
 
 
+_group = ""  # this server's control group, where it has one
+
+
 def _become_a_server(control: socket.socket, group: str) -> None:
     """Not dumpable, the subreaper of what its runs leave, in ``group``; then say so."""
+    global _group
+    _group = group
     # No PR_SET_PDEATHSIG here: it fires when the grader *thread* that started the server ends
     # (a worker of a pool). The server ends when its control socket does, which the kernel
     # closes however the grader ends; its children die with it (theirs is set by this thread).
@@ -252,9 +262,15 @@ def main() -> None:
     # its memory limit grows by as much, so a script that imports nothing gets what it would
     # get fresh
     child.__dict__["EXTRA_DATA_BYTES"] = max(0, _data_bytes() - before)
+    template = child._sibling("template", {})
+    # What the preloads made stays for good: out of the collector's generations, a collection
+    # in a run never writes to those pages, so each fork keeps sharing them with the server.
+    gc.collect()
+    gc.freeze()
     control = _fork_siblings(control)
 
-    env, fds = serve(control, child._sibling("procfs", {}))
+    templates = template.Templates(child, _group)  # per server: a sibling makes its own
+    env, fds = serve(control, child._sibling("procfs", {}), child, templates)
     _become_the_run(env, fds)
     # the run can walk up to this frame: leave nothing of the server here
     del env, fds, control, user_site, before

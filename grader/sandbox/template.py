@@ -1,0 +1,172 @@
+"""A fork server's namespace template: made once, joined by every run it fits.
+
+A run under the namespaces and mounts layers with no uid of its own (an ordinary user; root
+whose interpreter other uids cannot read) would otherwise make a user, mount, network, IPC and
+UTS namespace and bind its whole root from nothing. Here a process of the server's, the
+template's **holder**, makes those namespaces once, empty, with the read-only part of the root
+(``namespaces.populate``) at a folder of its own; each run's P enters them (``setns``) and
+unshares only what must be its own: a PID namespace and a copy of the mount namespace, where its
+pid 1 mounts its fresh work dir and /proc and binds its submission (``namespaces.finish_root``).
+What the runs share, and why none of them can leave anything there for the next, is in
+docs/sandbox.md.
+
+Loaded by path in the fork server (``_forkserver.py``), as the layers are in the child. The
+holder dies with the server (its parent-death signal); the folder, empty outside the holder's
+mount namespace, is removed with the server, or by a later server if this one was killed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import select
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+_SIGKILL = 9
+_PREFIX = "grade-template-"
+_PLACE = "/tmp"
+
+
+class Holder:
+    """One template: its key (what a run's config must equal to use it), its holder, and what a
+    child is given of it (``_child.Template``)."""
+
+    def __init__(self, key: tuple[Any, ...], pid: int, folder: str, given: Any) -> None:
+        self.key, self.pid, self.folder, self.given = key, pid, folder, given
+        self.pidfd = os.pidfd_open(pid)
+
+    def alive(self) -> bool:
+        poller = select.poll()
+        poller.register(self.pidfd, select.POLLIN)
+        return not poller.poll(0)
+
+    def end(self) -> None:
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, _SIGKILL)  # its pidfd is open: the pid cannot be another's yet
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+        for fd in [self.pidfd, *self.given.fds.values()]:
+            os.close(fd)
+        with contextlib.suppress(OSError):
+            os.rmdir(self.folder)
+
+
+class Templates:
+    """The server's template, made on the first run it fits, made again when a run's allow-list
+    differs (one sandbox hiding other folders than the last) or its holder died."""
+
+    def __init__(self, child: Any, group: str) -> None:
+        self._child, self._group = child, group
+        self._namespaces: Any = child._sibling("namespaces", {})
+        self._protocol: Any = child._sibling("_protocol", {})
+        self.current: Holder | None = None
+        self._failed: set[tuple[Any, ...]] = set()
+
+    def for_run(self, config_fd: int) -> Any:
+        """The template a run of this config joins (a ``_child.Template``), or None: today's
+        path, a user namespace and a root of its own."""
+        try:
+            cfg = self._protocol.ChildConfig.from_wire(
+                os.pread(config_fd, os.fstat(config_fd).st_size, 0)
+            )
+        except (OSError, ValueError, TypeError, EOFError):
+            return None
+        # with a uid of its own (root) the run's user namespace maps that uid: its own
+        if cfg.probe or cfg.uid is not None or not {"namespaces", "mounts"} <= set(cfg.layers):
+            return None
+        key = (tuple(cfg.read), tuple(cfg.devices))
+        if self.current is not None and (self.current.key != key or not self.current.alive()):
+            self.current.end()
+            self.current = None
+        if self.current is None and key not in self._failed:
+            self.current = self._make(key, cfg)
+            if self.current is None:
+                self._failed.add(key)  # no user namespace here: never tried again
+        return self.current.given if self.current is not None else None
+
+    def end(self) -> None:
+        if self.current is not None:
+            self.current.end()
+            self.current = None
+
+    def _make(self, key: tuple[Any, ...], cfg: Any) -> Holder | None:
+        remove_stale(_PLACE)
+        folder = os.path.join(_PLACE, f"{_PREFIX}{os.getpid()}-{os.urandom(6).hex()}")
+        try:
+            os.mkdir(folder, 0o700)
+        except OSError:
+            return None
+        made_r, made_w = os.pipe()
+        server = os.getpid()
+        try:
+            pid = os.fork()
+        except OSError:
+            pid = -1
+        if pid == 0:  # the holder
+            try:
+                self._hold(server, made_w, folder, cfg)
+            finally:
+                os._exit(1)
+        os.close(made_w)
+        with os.fdopen(made_r, "rb") as made:
+            answer = made.read()
+        fds: dict[str, int] = {}
+        try:
+            if pid < 0 or not answer:
+                raise OSError("the template was not made")
+            for name, _flag in self._namespaces.JOINED:
+                fds[name] = os.open(f"/proc/{pid}/ns/{name}", os.O_RDONLY | os.O_CLOEXEC)
+            skeleton = self._namespaces.Template(*marshal.loads(answer))
+            return Holder(key, pid, folder, self._child.Template(fds, folder, skeleton))
+        except OSError:
+            for fd in fds.values():
+                os.close(fd)
+            if pid > 0:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, _SIGKILL)
+                os.waitpid(pid, 0)
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)
+            return None
+
+    def _hold(self, server: int, made: int, folder: str, cfg: Any) -> None:
+        """The holder: out of the server's control group (whose sweep after each run kills
+        everything but the server), the template made, and then nothing until the server
+        ends (and with it, this process: its parent-death signal)."""
+        import _signal  # type: ignore[import-not-found]
+
+        checked: Any = self._child._sibling("prctl", {})
+        checked.prctl(checked.PR_SET_PDEATHSIG, _SIGKILL)
+        if os.getppid() != server:
+            return
+        os.closerange(3, made)
+        os.closerange(made + 1, 1 << 16)
+        if self._group:
+            with open(os.path.join(os.path.dirname(self._group), "cgroup.procs"), "w") as f:
+                f.write(str(os.getpid()))
+        checked.prctl(checked.PR_SET_DUMPABLE, 1)  # else its own id maps are root's to write
+        skeleton = self._namespaces.make_template(
+            folder, os.getuid(), os.getgid(), read=list(cfg.read), devices=list(cfg.devices)
+        )
+        checked.prctl(checked.PR_SET_PDEATHSIG, _SIGKILL)  # new credentials: armed again
+        if os.getppid() != server:
+            return
+        os.write(made, marshal.dumps((skeleton.dirs, skeleton.leaves)))
+        os.close(made)
+        while True:
+            _signal.pause()
+
+
+def remove_stale(place: str) -> None:
+    """Remove the folders of templates whose server is gone (killed before it could)."""
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(place):
+            if entry.name.startswith(_PREFIX):
+                pid = entry.name[len(_PREFIX) :].split("-")[0]
+                if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+                    with contextlib.suppress(OSError):
+                        os.rmdir(entry.path)

@@ -1,0 +1,222 @@
+"""A fork server's namespace template (grader/sandbox/template.py): the runs of one server share
+its user, network, IPC and UTS namespaces and the read-only part of its root, made once; each
+run has its own PID namespace, mount namespace, work dir and /proc. Each claim that sharing is
+safe is held here by two runs in a row on one server: the first tries to leave something
+behind, the second finds nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from grader.sandbox import Isolation, Layer, Limits, Sandbox, SandboxMode
+from grader.sandbox.forkserver import ForkServers
+
+TESTS = Path(__file__).parent
+TEMPLATE = TESTS.parent / "grader" / "sandbox" / "template.py"
+
+# What a run sees of what it shares with the next one (and of the ones it has of its own)
+SEEN = """
+import json, os, socket
+def read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError as exc:
+        return type(exc).__name__
+def ns(name):
+    return os.stat(f"/proc/self/ns/{name}").st_ino
+seen = {name: ns(name) for name in ("user", "net", "ipc", "uts", "mnt")}
+seen["pid"] = os.getpid()
+seen.update({path: read(path) for path in (
+    "/proc/sysvipc/shm", "/proc/sysvipc/msg", "/proc/sysvipc/sem", "/proc/net/unix",
+    "/proc/net/tcp", "/proc/net/udp", "/proc/sys/kernel/hostname",
+    "/proc/sys/kernel/domainname")})
+seen["left"] = [os.path.exists(p) for p in ("/left", "/dev/left", "/tmp/left")]
+"""
+
+# What a run tries to leave behind for the next: each attempt's outcome
+LEAVE = """
+import ctypes, errno
+libc = ctypes.CDLL(None, use_errno=True)
+tried = {}
+def attempt(name, action):
+    try:
+        result = action()
+        tried[name] = f"done: {result}"
+    except OSError as exc:
+        tried[name] = errno.errorcode.get(exc.errno, str(exc.errno))
+def call(result):
+    if result == -1:
+        err = ctypes.get_errno()
+        raise OSError(err, os.strerror(err))
+    return result
+IPC_CREAT, IPC_PRIVATE = 0o1000, 0
+attempt("tcp listen", lambda: socket.socket().bind(("127.0.0.1", 4242)))
+attempt("udp", lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM))
+attempt("abstract unix", lambda: socket.socket(socket.AF_UNIX).bind(b"\\0grade-left"))
+attempt("unix socketpair", lambda: socket.socketpair())
+attempt("shmget", lambda: call(libc.shmget(0x4242, 4096, IPC_CREAT | 0o666)))
+attempt("msgget", lambda: call(libc.msgget(0x4242, IPC_CREAT | 0o666)))
+attempt("semget", lambda: call(libc.semget(0x4242, 1, IPC_CREAT | 0o666)))
+attempt("mq_open", lambda: call(libc.mq_open(b"/grade-left", 0o100 | 2, 0o600, None)))
+attempt("sethostname", lambda: socket.sethostname("left-by-a-run"))
+attempt("setdomainname", lambda: call(libc.setdomainname(b"left", 4)))
+attempt("file in the root", lambda: open("/left", "x"))
+attempt("file in /dev", lambda: open("/dev/left", "x"))
+attempt("file in /tmp", lambda: open("/tmp/left", "x"))
+"""
+
+
+@pytest.fixture
+def box() -> Iterator[Sandbox]:
+    """A sandbox with one server of its own: every run goes through the same server."""
+    made = Sandbox.create(SandboxMode.AUTO).preloading(["numpy"])
+    if made.isolation is not Isolation.FORK:
+        pytest.skip(f"runs are not forked here: {made.fresh_because}")
+    if not {Layer.NAMESPACES, Layer.MOUNTS} <= made.layers or Layer.UID in made.layers:
+        pytest.skip("the template is for runs in namespaces without a uid of their own")
+    made = replace(made, _servers=ForkServers())
+    made.warm(1)
+    yield made
+    made.close()
+
+
+def _holders(box: Sandbox) -> list[int]:
+    """The server's children that are not runs: its template's holder."""
+    (server,) = box._servers._all
+    found = []
+    for task in os.listdir(f"/proc/{server.pid}/task"):
+        with open(f"/proc/{server.pid}/task/{task}/children") as f:
+            found += [int(pid) for pid in f.read().split()]
+    return found
+
+
+def _run(box: Sandbox, path: Path, text: str) -> dict[str, object]:
+    path.write_text(text)
+    done = box.run([sys.executable, str(path)], stdin=b"", limits=Limits())
+    assert done.exit_code == 0, done.stderr.decode()
+    facts: dict[str, object] = json.loads(done.stdout)
+    return facts
+
+
+def test_a_run_leaves_nothing_in_what_it_shares_with_the_next(box: Sandbox, tmp_path: Path) -> None:
+    before = _run(box, tmp_path / "before.py", SEEN + "print(json.dumps(seen))")
+    tried = _run(box, tmp_path / "leave.py", SEEN + LEAVE + "print(json.dumps(tried))")
+    after = _run(box, tmp_path / "after.py", SEEN + "print(json.dumps(seen))")
+    # one template: the holder's user, network, IPC and UTS namespaces (alive all along, so
+    # no namespace number was reused); a PID namespace of each run's own
+    (holder,) = _holders(box)
+    for name in ("user", "net", "ipc", "uts"):
+        assert before[name] == after[name] == os.stat(f"/proc/{holder}/ns/{name}").st_ino, name
+    assert before["mnt"] != os.stat(f"/proc/{holder}/ns/mnt").st_ino
+    assert before["pid"] == after["pid"] == 2
+    # every way to leave something there is refused (seccomp: EPERM by name, ENOSYS unlisted;
+    # a read-only root; no /tmp at all)
+    assert tried == {
+        "tcp listen": "EPERM",
+        "udp": "EPERM",
+        "abstract unix": "EPERM",
+        "unix socketpair": "EPERM",
+        "shmget": "ENOSYS",
+        "msgget": "ENOSYS",
+        "semget": "ENOSYS",
+        "mq_open": "ENOSYS",
+        "sethostname": "ENOSYS",
+        "setdomainname": "ENOSYS",
+        "file in the root": "EROFS",
+        "file in /dev": "EROFS",
+        "file in /tmp": "EROFS",
+    }
+    assert before == after  # and the next run finds nothing of it
+    assert after["left"] == [False, False, False]
+
+
+def test_a_run_finds_nothing_of_the_last_ones_folders(box: Sandbox, tmp_path: Path) -> None:
+    """Each run's work dir and submission are mounted on points made in the shared skeleton;
+    the next run's set-up removes them first, so it cannot see the last one's names."""
+    first = tmp_path / "alice" / "secret-name.py"
+    first.parent.mkdir()
+    was = _run(box, first, "import json, os; print(json.dumps({'work': os.getcwd()}))")
+    look = f"""
+import json, os
+print(json.dumps({{path: os.path.exists(path) for path in {[str(first), was["work"]]!r}}}))
+"""
+    seen = _run(box, tmp_path / "look.py", look)
+    assert seen == {str(first): False, was["work"]: False}
+
+
+def test_a_run_without_the_layers_never_joins_a_template(box: Sandbox, tmp_path: Path) -> None:
+    """A server keeps its own namespaces: a run of --sandbox off through a server that made
+    a template is in the grader's namespaces, as without one."""
+    script = tmp_path / "seen.py"
+    confined = _run(box, script, SEEN + "print(json.dumps(seen))")
+    off = replace(box, mode=SandboxMode.OFF, layers=frozenset())
+    free = _run(off, script, SEEN + "print(json.dumps(seen))")
+    for name in ("user", "net", "ipc", "uts", "mnt"):  # the grader's, alive all along
+        assert free[name] == os.stat(f"/proc/self/ns/{name}").st_ino, name
+        assert confined[name] != free[name], name
+
+
+def test_the_template_folder_goes_with_its_server(box: Sandbox, tmp_path: Path) -> None:
+    (server,) = box._servers._all
+    _run(box, tmp_path / "one.py", "print('{}')")
+    made = [p for p in Path("/tmp").glob(f"grade-template-{server.pid}-*")]
+    assert len(made) == 1 and not any(made[0].iterdir())  # empty outside its namespace
+    box.close()
+    assert not made[0].exists()
+
+
+def test_a_killed_servers_template_folder_is_removed_by_the_next(
+    box: Sandbox, tmp_path: Path
+) -> None:
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    stale = Path(f"/tmp/grade-template-{dead.pid}-feedface")
+    stale.mkdir()
+    _run(box, tmp_path / "one.py", "print('{}')")  # this server makes its template
+    assert not stale.exists()
+
+
+def test_forked_runs_start_with_the_servers_objects_frozen(box: Sandbox, tmp_path: Path) -> None:
+    seen = _run(
+        box, tmp_path / "gc.py", "import gc, json; print(json.dumps(gc.get_freeze_count()))"
+    )
+    assert isinstance(seen, int) and seen > 10_000
+
+
+def test_where_no_template_can_be_made_runs_take_the_old_path(tmp_path: Path) -> None:
+    """Where user namespaces are refused (the launcher's seccomp filter), making a template
+    fails once, is not tried again for the same allow-list, and no run is given one."""
+    code = f"""
+import os, sys, types
+sys.path.insert(0, {str(TESTS.parent)!r})
+from grader.sandbox import _child
+from grader.sandbox._protocol import ChildConfig
+module = types.ModuleType("_grade_template")
+exec(compile(open({str(TEMPLATE)!r}).read(), {str(TEMPLATE)!r}, "exec"), module.__dict__)
+templates = module.Templates(_child, "")
+fields = dict.fromkeys(ChildConfig.__slots__, ())
+fields.update(probe=False, uid=None, layers=("mounts", "namespaces"), read=("/usr",),
+              devices=("/dev/null",))
+path = {str(tmp_path / "config")!r}
+with open(path, "wb") as f:
+    f.write(ChildConfig(**fields).to_wire())
+fd = os.open(path, os.O_RDONLY)
+print(templates.for_run(fd), templates.for_run(fd), len(templates._failed))
+"""
+    launcher = TESTS / "launchers" / "no_userns.py"
+    done = subprocess.run(
+        [sys.executable, str(launcher), sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.stdout.split() == ["None", "None", "1"], done.stderr
