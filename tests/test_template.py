@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
+from test_sandbox_findings import ENVIRONMENTS, _start
 
 from grader.sandbox import Isolation, Layer, Limits, Sandbox, SandboxMode
 from grader.sandbox.forkserver import ForkServers
@@ -89,6 +93,11 @@ def box() -> Iterator[Sandbox]:
     made.close()
 
 
+def _shared(seen: dict[str, Any]) -> dict[str, Any]:
+    """What a run saw of what it may share with the next (its mount namespace is its own)."""
+    return {name: value for name, value in seen.items() if name != "mnt"}
+
+
 def _holders(box: Sandbox) -> list[int]:
     """The server's children that are not runs: its template's holder."""
     (server,) = box._servers._all
@@ -135,7 +144,7 @@ def test_a_run_leaves_nothing_in_what_it_shares_with_the_next(box: Sandbox, tmp_
         "file in /dev": "EROFS",
         "file in /tmp": "EROFS",
     }
-    assert before == after  # and the next run finds nothing of it
+    assert _shared(before) == _shared(after)  # and the next run finds nothing of it
     assert after["left"] == [False, False, False]
 
 
@@ -220,3 +229,56 @@ print(templates.for_run(fd), templates.for_run(fd), len(templates._failed))
         check=False,
     )
     assert done.stdout.split() == ["None", "None", "1"], done.stderr
+
+
+# Two runs in a row on one sandbox's server, in an environment of test_sandbox_findings
+TWO_RUNS = f"""
+import json, sys, tempfile
+from pathlib import Path
+from grader.sandbox import Limits, Sandbox, SandboxMode
+args = json.loads(sys.argv[1])
+box = Sandbox.create(SandboxMode(args["mode"]))
+folder = Path(tempfile.mkdtemp())
+def run(name, text):
+    (folder / name).write_text(text)
+    done = box.run([sys.executable, str(folder / name)], stdin=b"", limits=Limits())
+    assert done.exit_code == 0, done.stderr.decode()
+    return json.loads(done.stdout)
+before = run("before.py", {SEEN!r} + "print(json.dumps(seen))")
+tried = run("leave.py", {SEEN + LEAVE!r} + "print(json.dumps(tried))")
+after = run("after.py", {SEEN!r} + "print(json.dumps(seen))")
+print(json.dumps({{"before": before, "tried": tried, "after": after,
+                   "layers": sorted(map(str, box.layers))}}))
+box.close()
+"""
+
+
+@pytest.mark.slow  # one grader per environment: CI's slow pass runs them
+@pytest.mark.parametrize("environment", ENVIRONMENTS)
+def test_in_every_environment_a_run_leaves_nothing_for_the_next(environment: str) -> None:
+    """As root and as an ordinary user, with and without user namespaces (and a uid of its
+    own, where the template is not used): nothing one run tries to leave reaches the next."""
+    scratch = Path(tempfile.mkdtemp(prefix="grade-template-test-"))
+    scratch.chmod(0o755)
+    try:
+        job = _start(environment, scratch, TWO_RUNS)
+        if isinstance(job, str):
+            pytest.skip(job)
+        proc, _args = job
+        stdout, stderr = proc.communicate(timeout=300)
+        assert proc.returncode == 0, stderr
+        seen: dict[str, Any] = json.loads(stdout)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    assert not [name for name, outcome in seen["tried"].items() if outcome.startswith("done")]
+    assert seen["after"]["left"] == [False, False, False]
+    before, after = seen["before"], seen["after"]
+    for shared in ("/proc/sysvipc/shm", "/proc/sysvipc/msg", "/proc/sysvipc/sem"):
+        assert before[shared] == after[shared], shared
+    if "namespaces" in seen["layers"]:  # else the machine's own: others may change them
+        namespaces = {"user", "net", "ipc", "uts"}
+        if "uid" in seen["layers"]:  # no template: each run's own, numbers may differ
+            before, after = _shared(before), _shared(after)
+            for name in namespaces:
+                del before[name], after[name]
+        assert _shared(before) == _shared(after)

@@ -273,7 +273,7 @@ def main() -> None:
     env, fds = serve(control, child._sibling("procfs", {}), child, templates)
     _become_the_run(env, fds)
     # the run can walk up to this frame: leave nothing of the server here
-    del env, fds, control, user_site, before
+    del env, fds, control, user_site, before, template, templates
     child.run_and_exit()
 
 
