@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -101,10 +102,14 @@ def _shared(seen: dict[str, Any]) -> dict[str, Any]:
 def _holders(box: Sandbox) -> list[int]:
     """The server's children that are not runs: its template's holder."""
     (server,) = box._servers._all
+    return _children_of(server.pid)
+
+
+def _children_of(pid: int) -> list[int]:
     found = []
-    for task in os.listdir(f"/proc/{server.pid}/task"):
-        with open(f"/proc/{server.pid}/task/{task}/children") as f:
-            found += [int(pid) for pid in f.read().split()]
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            found += [int(child) for child in f.read().split()]
     return found
 
 
@@ -181,6 +186,41 @@ def test_the_template_folder_goes_with_its_server(box: Sandbox, tmp_path: Path) 
     assert len(made) == 1 and not any(made[0].iterdir())  # empty outside its namespace
     box.close()
     assert not made[0].exists()
+
+
+KILLED = """
+import glob, json, sys, tempfile
+from pathlib import Path
+from grader.sandbox import Limits, Sandbox, SandboxMode
+box = Sandbox.create(SandboxMode.AUTO)
+script = Path(tempfile.mkdtemp()) / "one.py"
+script.write_text("print(1)")
+box.run([sys.executable, str(script)], stdin=b"", limits=Limits())
+(server,) = box._servers._all
+print(json.dumps([server.pid, glob.glob(f"/tmp/grade-template-{server.pid}-*")]), flush=True)
+sys.stdin.read()
+"""
+
+
+def test_the_template_goes_when_the_grader_is_killed(box: Sandbox) -> None:
+    """SIGKILL of the grader: its server sees its control socket close and ends, with its
+    holder (parent-death signal) and the folder."""
+    with subprocess.Popen(
+        [sys.executable, "-c", KILLED], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    ) as grader:
+        assert grader.stdout is not None
+        server, folders = json.loads(grader.stdout.readline())
+        assert len(folders) == 1 and os.path.isdir(folders[0])
+        pidfds = [os.pidfd_open(pid) for pid in [server, *_children_of(server)]]
+        try:
+            grader.kill()
+            grader.wait()
+            for fd in pidfds:  # each readable once its process has exited
+                assert select.select([fd], [], [], 30)[0], "still alive"
+        finally:
+            for fd in pidfds:
+                os.close(fd)
+    assert not os.path.exists(folders[0])
 
 
 def test_a_killed_servers_template_folder_is_removed_by_the_next(
