@@ -153,6 +153,31 @@ def test_a_run_leaves_nothing_in_what_it_shares_with_the_next(box: Sandbox, tmp_
     assert after["left"] == [False, False, False]
 
 
+def test_as_root_the_servers_child_is_the_runs_init(
+    box: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Born in its namespaces: the server forks pid 1 of the run's PID namespace itself (no P
+    between them), and its end still reads as the submission's (a signal it sent itself)."""
+    if os.geteuid() != 0:
+        pytest.skip("an ordinary user's server cannot make a PID namespace: P makes it")
+    from grader.sandbox import process
+
+    levels: list[list[str]] = []
+    real = process._wait_for_run
+
+    def noting(pid: int, start: float, timeout_s: float, pidfd: int | None) -> bool:
+        with open(f"/proc/{pid}/status") as f:
+            levels.append(next(line for line in f if line.startswith("NSpid:")).split()[1:])
+        return real(pid, start, timeout_s, pidfd)
+
+    monkeypatch.setattr(process, "_wait_for_run", noting)
+    script = tmp_path / "abort.py"
+    script.write_text("import os\nprint('before', flush=True)\nos.abort()\n")
+    done = box.run([sys.executable, str(script)], stdin=b"", limits=Limits())
+    assert levels == [[levels[0][0], "1"]]  # its pid here, and 1 in its own namespace
+    assert (done.signal, done.stdout) == (6, b"before\n")
+
+
 def test_a_run_finds_nothing_of_the_last_ones_folders(box: Sandbox, tmp_path: Path) -> None:
     """Each run's work dir and submission are mounted on points made in the shared skeleton;
     the next run's set-up removes them first, so it cannot see the last one's names."""

@@ -59,7 +59,9 @@ def serve(
     """Fork a child per request until the grader goes; returns only in a child."""
     poller = select.poll()
     poller.register(control.fileno(), select.POLLIN)
-    runs: dict[int, tuple[int, int, socket.socket]] = {}  # reply fd -> pid, pidfd, reply socket
+    # reply fd -> pid, pidfd, reply socket, and where a run born as its init says a signal's
+    # end (-1: its child is P, which ends as the submission did)
+    runs: dict[int, tuple[int, int, socket.socket, int]] = {}
     while True:
         for fd, _event in poller.poll():
             if fd == control.fileno():
@@ -72,29 +74,42 @@ def serve(
                     for extra in fds:
                         os.close(extra)
                     continue
-                child.__dict__["TEMPLATE"] = templates.for_run(fds[4])
+                given = templates.for_run(fds[4])
+                birth = templates.born(given)
+                signals = -1
+                if birth is not None:
+                    given, signals = birth
+                child.__dict__["TEMPLATE"] = given
                 pid = _fork()
+                if birth is not None and pid != 0:
+                    templates.after_birth(given)
                 if pid == 0:
                     control.close()
-                    for _pid, pidfd, reply in runs.values():
+                    for _pid, pidfd, reply, signaled in runs.values():
                         os.close(pidfd)
                         reply.close()
+                        if signaled >= 0:
+                            os.close(signaled)
+                    if signals >= 0:
+                        os.close(signals)
                     return env, fds
                 for given in fds[:5]:
                     os.close(given)
                 reply = socket.socket(fileno=fds[5])
                 if pid < 0:  # no fork (the user's process limit is full): this run fails,
                     reply.close()  # which the grader reports as its own error; the server lives
+                    if signals >= 0:
+                        os.close(signals)
                     continue
                 pidfd = os.pidfd_open(pid)
                 reply.sendmsg(
                     [marshal.dumps(pid)],
                     [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [pidfd]))],
                 )
-                runs[reply.fileno()] = (pid, pidfd, reply)
+                runs[reply.fileno()] = (pid, pidfd, reply, signals)
                 poller.register(reply.fileno(), select.POLLIN)
             elif fd in runs:
-                pid, pidfd, reply = runs.pop(fd)
+                pid, pidfd, reply, signals = runs.pop(fd)
                 poller.unregister(fd)
                 with contextlib.suppress(OSError):
                     reply.recv(16)  # "reap", or nothing when the grader went: end it anyway
@@ -103,13 +118,29 @@ def serve(
                 with contextlib.suppress(OSError):  # before its setsid(), not yet a group leader
                     os.kill(pid, _SIGKILL)
                 _, status, usage = os.wait4(pid, 0)
+                if signals >= 0:
+                    status = _as_relayed(status, signals)
                 with contextlib.suppress(OSError):
                     # its peak memory too: the server reaps it, so only the server can tell
                     cpu = usage.ru_utime + usage.ru_stime
                     reply.send(marshal.dumps((status, cpu, usage.ru_maxrss)))
                 reply.close()
                 os.close(pidfd)
-                _reap_adopted(procfs, {p for p, _fd, _reply in runs.values()})
+                _reap_adopted(procfs, {run[0] for run in runs.values()})
+
+
+def _as_relayed(status: int, signals: int) -> int:
+    """A run's init born in its namespaces ends as P would have: by the signal that ended the
+    submission, which it wrote (a pid 1 cannot send itself one), as a wait status says it."""
+    os.set_blocking(signals, False)
+    try:
+        word = os.read(signals, 8)
+    except BlockingIOError:
+        word = b""
+    os.close(signals)
+    if word and os.WIFEXITED(status):
+        return int(word) & 0x7F  # killed by that signal, no core
+    return status
 
 
 def _reap_adopted(procfs: Any, running: set[int]) -> None:

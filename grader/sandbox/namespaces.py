@@ -97,15 +97,31 @@ JOINED = (
 )
 
 
-def join(fds: dict[str, int]) -> None:
-    """Enter a template's namespaces (``fds``: /proc/HOLDER/ns/NAME, opened by the server),
-    then unshare a PID namespace and a copy of its mount namespace of the run's own."""
+_NAMES = tuple(name for name, _flag in JOINED)
+_OWN = CLONE_NEWNS | CLONE_NEWPID
+
+
+def join(fds: dict[str, int], names: Iterable[str] = _NAMES, unshare: int = _OWN) -> None:
+    """Enter a template's namespaces ``names`` (``fds``: /proc/HOLDER/ns/NAME, opened by the
+    server), then unshare what is the run's own (a PID namespace and a copy of the mount
+    namespace)."""
     libc = _libc()
+    wanted = set(names)
     for name, flag in JOINED:
-        if libc.setns(fds[name], flag) != 0:
+        if name in wanted and libc.setns(fds[name], flag) != 0:
             _raise(f"setns {name}")
-    if libc.unshare(CLONE_NEWNS | CLONE_NEWPID) != 0:
+    if unshare and libc.unshare(unshare) != 0:
         _raise("unshare")
+
+
+def new_pid_namespace(own: int, *, fresh: bool = True) -> None:
+    """Make the caller's next child pid 1 of a new PID namespace (``own``: its own PID
+    namespace, whose setns resets where its children are born); ``fresh`` False: only reset."""
+    libc = _libc()
+    if libc.setns(own, CLONE_NEWPID) != 0:
+        _raise("setns pid")
+    if fresh and libc.unshare(CLONE_NEWPID) != 0:
+        _raise("unshare pid")
 
 
 def clear(folder: str, template: Template) -> None:
@@ -188,13 +204,22 @@ def finish_root(
     workdir: str,
     work_bytes: int,
     work_inodes: int,
+    owner: int = INSIDE_ID,
+    rebind: bool = False,
 ) -> None:
     """The run's own part of its root (``files`` bound read-only, a fresh work dir, /proc),
-    then ``pivot_root`` into it: run as pid 1 of the run's PID namespace."""
+    then ``pivot_root`` into it: run as pid 1 of the run's PID namespace. ``rebind``: where
+    the mount namespace was copied from one of another user namespace's, whose mounts the
+    copy locks (pivot_root refuses a locked new root), ``root`` bound on itself first: a new
+    mount, unlocked, whose submounts stay locked."""
+    if rebind:
+        _mount(root, root, None, _MS_BIND | _MS_REC)
     for source, where in files:
         _bind(source, root + where)
     os.makedirs(root + workdir, exist_ok=True)
-    options = f"size={work_bytes},nr_inodes={work_inodes},mode=0700,uid={INSIDE_ID},gid={INSIDE_ID}"
+    # ``owner``: the run's uid as the mounting process names it (outside the run's user
+    # namespace, where pid 1 mounts as root before it enters it)
+    options = f"size={work_bytes},nr_inodes={work_inodes},mode=0700,uid={owner},gid={owner}"
     _mount("tmpfs", root + workdir, "tmpfs", _MS_NOSUID | _MS_NODEV, options)
     # Mounted while the host's /proc is still visible (the kernel requires it) and by pid 1 of
     # the new PID namespace, so that it shows the run's processes only. Read-only: as root

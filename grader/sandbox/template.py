@@ -65,6 +65,39 @@ class Templates:
         self._protocol: Any = child._sibling("_protocol", {})
         self.current: Holder | None = None
         self._failed: set[tuple[Any, ...]] = set()
+        # As root a run's init is born in its PID namespace, forked by the server itself; it
+        # checks the server is alive on this pipe (its parent, seen from in there, is pid 0)
+        self._own_pid: int | None = None
+        self._alive: tuple[int, int] | None = None
+        if os.geteuid() == 0:
+            with contextlib.suppress(OSError):
+                self._own_pid = _high(os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC))
+                alive_r, alive_w = os.pipe()
+                self._alive = _high(alive_r), _high(alive_w)
+
+    def born(self, given: Any) -> tuple[Any, int] | None:
+        """Where the server can fork the run's init itself (root): the ``_child.Template`` to
+        give it, and the end of the pipe its init says the submission's signal on, after the
+        server's next child has been made pid 1 of a PID namespace of its own."""
+        if given is None or self._own_pid is None or self._alive is None:
+            return None
+        signals_r, signals_w = (_high(fd) for fd in os.pipe())
+        try:
+            # a setns to its own resets the namespace for its children, which unshare makes
+            # new (it refuses while the two differ: after the last run's)
+            self._namespaces.new_pid_namespace(self._own_pid)
+        except OSError:
+            os.close(signals_r)
+            os.close(signals_w)
+            return None
+        birth = self._child.Template(given.fds, given.folder, given.skeleton)
+        birth.alive, birth.signals = self._alive[0], signals_w
+        return birth, signals_r
+
+    def after_birth(self, birth: Any) -> None:
+        """In the server, once the init is forked: its children are its own again."""
+        os.close(birth.signals)
+        self._namespaces.new_pid_namespace(self._own_pid, fresh=False)
 
     def for_run(self, config_fd: int) -> Any:
         """The template a run of this config joins (a ``_child.Template``), or None: today's
@@ -119,7 +152,7 @@ class Templates:
             if pid < 0 or not answer:
                 raise OSError("the template was not made")
             for name, _flag in self._namespaces.JOINED:
-                fds[name] = os.open(f"/proc/{pid}/ns/{name}", os.O_RDONLY | os.O_CLOEXEC)
+                fds[name] = _high(os.open(f"/proc/{pid}/ns/{name}", os.O_RDONLY | os.O_CLOEXEC))
             skeleton = self._namespaces.Template(*marshal.loads(answer))
             return Holder(key, pid, folder, self._child.Template(fds, folder, skeleton))
         except OSError:
@@ -159,6 +192,18 @@ class Templates:
         os.close(made)
         while True:
             _signal.pause()
+
+
+def _high(fd: int) -> int:
+    """``fd``, moved above the five a run's child is given (0-4), which a sibling server may
+    have free: ``_become_the_run`` puts those in place over whatever holds their numbers."""
+    low = []
+    while fd <= 4:
+        low.append(fd)
+        fd = os.dup(fd)
+    for each in low:
+        os.close(each)
+    return fd
 
 
 def remove_stale(place: str) -> None:
