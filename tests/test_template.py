@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from test_sandbox_findings import ENVIRONMENTS, _start
 
-from grader.sandbox import Isolation, Layer, Limits, Sandbox, SandboxMode
+from grader.sandbox import Isolation, Layer, Limits, Sandbox, SandboxMode, cgroups
 from grader.sandbox.forkserver import ForkServers
 
 TESTS = Path(__file__).parent
@@ -209,8 +209,12 @@ def test_the_template_folder_goes_with_its_server(box: Sandbox, tmp_path: Path) 
     _run(box, tmp_path / "one.py", "print('{}')")
     made = [p for p in Path("/tmp").glob(f"grade-template-{server.pid}-*")]
     assert len(made) == 1 and not any(made[0].iterdir())  # empty outside its namespace
+    (holder,) = _holders(box)
+    if server.group is not None:  # out of the server's group, whose sweep would kill it
+        assert cgroups.members(server.group + "-template") == [holder]
     box.close()
     assert not made[0].exists()
+    assert server.group is None or not os.path.exists(server.group + "-template")
 
 
 KILLED = """

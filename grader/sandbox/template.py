@@ -29,14 +29,16 @@ if TYPE_CHECKING:
 _SIGKILL = 9
 _PREFIX = "grade-template-"
 _PLACE = "/tmp"
+_HELD = "-template"  # the holder's control group: the server's, so named
 
 
 class Holder:
     """One template: its key (what a run's config must equal to use it), its holder, and what a
     child is given of it (``_child.Template``)."""
 
-    def __init__(self, key: tuple[Any, ...], pid: int, folder: str, given: Any) -> None:
+    def __init__(self, key: tuple[Any, ...], pid: int, folder: str, given: Any, group: str) -> None:
         self.key, self.pid, self.folder, self.given = key, pid, folder, given
+        self.group = group + _HELD if group else ""
         self.pidfd = os.pidfd_open(pid)
 
     def alive(self) -> bool:
@@ -53,6 +55,9 @@ class Holder:
             os.close(fd)
         with contextlib.suppress(OSError):
             os.rmdir(self.folder)
+        if self.group:  # empty once the holder is reaped (a stale one: cgroups.remove_stale)
+            with contextlib.suppress(OSError):
+                os.rmdir(self.group)
 
 
 class Templates:
@@ -154,7 +159,8 @@ class Templates:
             for name, _flag in self._namespaces.JOINED:
                 fds[name] = _high(os.open(f"/proc/{pid}/ns/{name}", os.O_RDONLY | os.O_CLOEXEC))
             skeleton = self._namespaces.Template(*marshal.loads(answer))
-            return Holder(key, pid, folder, self._child.Template(fds, folder, skeleton))
+            given = self._child.Template(fds, folder, skeleton)
+            return Holder(key, pid, folder, given, self._group)
         except OSError:
             for fd in fds.values():
                 os.close(fd)
@@ -162,8 +168,9 @@ class Templates:
                 with contextlib.suppress(OSError):
                     os.kill(pid, _SIGKILL)
                 os.waitpid(pid, 0)
-            with contextlib.suppress(OSError):
-                os.rmdir(folder)
+            for empty in (folder, self._group + _HELD if self._group else ""):
+                with contextlib.suppress(OSError):
+                    os.rmdir(empty)
             return None
 
     def _hold(self, server: int, made: int, folder: str, cfg: Any) -> None:
@@ -178,8 +185,10 @@ class Templates:
             return
         os.closerange(3, made)
         os.closerange(made + 1, 1 << 16)
-        if self._group:
-            with open(os.path.join(os.path.dirname(self._group), "cgroup.procs"), "w") as f:
+        if self._group:  # a group of its own beside the server's (cgroup v2 puts no process
+            # in a group whose children have controllers: not the parent)
+            os.makedirs(self._group + _HELD, exist_ok=True)
+            with open(os.path.join(self._group + _HELD, "cgroup.procs"), "w") as f:
                 f.write(str(os.getpid()))
         checked.prctl(checked.PR_SET_DUMPABLE, 1)  # else its own id maps are root's to write
         skeleton = self._namespaces.make_template(
