@@ -351,3 +351,36 @@ def test_in_every_environment_a_run_leaves_nothing_for_the_next(environment: str
             for name in namespaces:
                 del before[name], after[name]
         assert _shared(before) == _shared(after)
+
+
+# A run that leaves a SysV segment behind, and one that looks for it (the same key)
+SHM_LEAVE = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+shmid = libc.shmget(0x5EC, 4096, 0o1000 | 0o666)
+if shmid >= 0:
+    ctypes.memmove(libc.shmat(shmid, None, 0), b"the first student's answer", 26)
+print(shmid)
+"""
+SHM_FIND = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+shmid = libc.shmget(0x5EC, 0, 0)
+print(ctypes.string_at(libc.shmat(shmid, None, 0)).decode() if shmid >= 0 else "nothing")
+"""
+
+
+def test_without_seccomp_runs_share_no_ipc_namespace(box: Sandbox, tmp_path: Path) -> None:
+    """Where seccomp cannot be installed (AUTO mode keeps the other layers: a container whose
+    profile refuses seccomp(2)), nothing refuses shmget: a SysV segment one student leaves in
+    a shared IPC namespace is the next one's to read. Such a run must not join a template."""
+    without = replace(box, layers=box.layers - {Layer.SECCOMP})
+    for name, text in (("leave.py", SHM_LEAVE), ("find.py", SHM_FIND)):
+        (tmp_path / name).write_text(text)
+    left = without.run([sys.executable, str(tmp_path / "leave.py")], stdin=b"", limits=Limits())
+    assert left.exit_code == 0, left.stderr.decode()
+    found = without.run([sys.executable, str(tmp_path / "find.py")], stdin=b"", limits=Limits())
+    assert found.exit_code == 0, found.stderr.decode()
+    assert found.stdout.decode().strip() == "nothing"
