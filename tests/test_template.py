@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -384,3 +385,34 @@ def test_without_seccomp_runs_share_no_ipc_namespace(box: Sandbox, tmp_path: Pat
     found = without.run([sys.executable, str(tmp_path / "find.py")], stdin=b"", limits=Limits())
     assert found.exit_code == 0, found.stderr.decode()
     assert found.stdout.decode().strip() == "nothing"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="gives a pid away through ns_last_pid: root")
+def test_a_dead_holders_pid_given_to_another_is_never_signalled(
+    box: Sandbox, tmp_path: Path
+) -> None:
+    """A holder that dies during a run is reaped at that run's end (``_reap_adopted``: it is
+    the server's child and no run); its pid is then free, and ``Holder.end`` at the next run
+    SIGKILLed whatever process the kernel had given it to (as root: any of the machine's).
+    An open pidfd does not keep a reaped pid from reuse."""
+    empty = "import json\nprint(json.dumps({}))\n"
+    assert _run(box, tmp_path / "first.py", empty) == {}
+    (holder,) = _holders(box)
+    (tmp_path / "slow.py").write_text("import time\ntime.sleep(1)\n")
+    killer = threading.Timer(0.5, os.kill, (holder, 9))  # dies mid-run (OOM killer, an admin)
+    killer.start()
+    done = box.run([sys.executable, str(tmp_path / "slow.py")], stdin=b"", limits=Limits())
+    killer.join()
+    assert done.exit_code == 0, done.stderr.decode()
+    assert not os.path.exists(f"/proc/{holder}")  # reaped by the server: the pid is free
+    with open("/proc/sys/kernel/ns_last_pid", "w") as f:
+        f.write(str(holder - 1))
+    victim = subprocess.Popen(["sleep", "60"])
+    try:
+        if victim.pid != holder:
+            pytest.skip("another process took the pid first (a busy machine)")
+        assert _run(box, tmp_path / "next.py", empty) == {}
+        assert victim.poll() is None, "the holder's old pid, now another process's, was killed"
+    finally:
+        victim.kill()
+        victim.wait()
