@@ -416,3 +416,48 @@ def test_a_dead_holders_pid_given_to_another_is_never_signalled(
     finally:
         victim.kill()
         victim.wait()
+
+
+# A run that looks through its own memory (inherited from its server) for a pattern
+MEMORY_SCAN = """
+import re
+pattern = re.compile(bytes(reversed(b"-REWSNA-NEDDIH")) + rb"[0-9]{6};")
+found = 0
+with open("/proc/self/maps") as f:
+    maps = [line.split() for line in f]
+with open("/proc/self/mem", "rb", buffering=0) as mem:
+    for fields in maps:
+        if "r" not in fields[1] or (len(fields) > 5 and fields[5].startswith("/")):
+            continue
+        low, high = (int(end, 16) for end in fields[0].split("-"))
+        try:
+            mem.seek(low)
+            found += len(pattern.findall(mem.read(high - low)))
+        except (OSError, OverflowError, MemoryError):
+            continue
+print(found)
+"""
+
+
+def test_a_checkers_expected_output_never_reaches_the_next_runs_memory(
+    box: Sandbox, tmp_path: Path
+) -> None:
+    """``Templates.for_run`` reads each run's whole config in the server, a checker's files
+    (a hidden case's expected output) included; the freed buffer stays in the server's heap,
+    which every later run is forked from: a student's run found the answers in its memory.
+    Before the template the server never read a config."""
+    answers = b"".join(b"HIDDEN-ANSWER-%06d;" % i for i in range(1000))  # 21 kB
+    checker = tmp_path / "checker.py"
+    checker.write_text("print(len(open('expected.out').read()))\n")
+    checked = box.run(
+        [sys.executable, str(checker)],
+        stdin=b"",
+        limits=Limits(),
+        files={"expected.out": answers},
+    )
+    assert checked.stdout.decode().strip() == str(len(answers)), checked.stderr.decode()
+    scan = tmp_path / "scan.py"
+    scan.write_text(MEMORY_SCAN)
+    done = box.run([sys.executable, str(scan)], stdin=b"", limits=Limits())
+    assert done.exit_code == 0, done.stderr.decode()
+    assert done.stdout.decode().strip() == "0"
