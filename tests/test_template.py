@@ -283,7 +283,7 @@ module = types.ModuleType("_grade_template")
 exec(compile(open({str(TEMPLATE)!r}).read(), {str(TEMPLATE)!r}, "exec"), module.__dict__)
 templates = module.Templates(_child, "")
 fields = dict.fromkeys(ChildConfig.__slots__, ())
-fields.update(probe=False, uid=None, layers=("mounts", "namespaces"), read=("/usr",),
+fields.update(probe=False, uid=None, layers=("mounts", "namespaces", "seccomp"), read=("/usr",),
               devices=("/dev/null",))
 path = {str(tmp_path / "config")!r}
 with open(path, "wb") as f:

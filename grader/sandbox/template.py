@@ -17,6 +17,7 @@ mount namespace, is removed with the server, or by a later server if this one wa
 
 from __future__ import annotations
 
+import _signal  # type: ignore[import-not-found]  # `signal` imports enum
 import contextlib
 import marshal
 import os
@@ -47,10 +48,12 @@ class Holder:
         return not poller.poll(0)
 
     def end(self) -> None:
+        # through its pidfd, never its pid: a holder that died during a run was reaped at its
+        # end (the server reaps the children that are not runs), and its pid may be another's
         with contextlib.suppress(OSError):
-            os.kill(self.pid, _SIGKILL)  # its pidfd is open: the pid cannot be another's yet
+            _signal.pidfd_send_signal(self.pidfd, _SIGKILL)
         with contextlib.suppress(ChildProcessError):
-            os.waitpid(self.pid, 0)
+            os.waitid(os.P_PIDFD, self.pidfd, os.WEXITED)
         for fd in [self.pidfd, *self.given.fds.values()]:
             os.close(fd)
         with contextlib.suppress(OSError):
@@ -113,8 +116,11 @@ class Templates:
             )
         except (OSError, ValueError, TypeError, EOFError):
             return None
-        # with a uid of its own (root) the run's user namespace maps that uid: its own
-        if cfg.probe or cfg.uid is not None or not {"namespaces", "mounts"} <= set(cfg.layers):
+        # with a uid of its own (root) the run's user namespace maps that uid: its own. Without
+        # seccomp nothing refuses what a run could leave in the shared namespaces (a SysV
+        # segment, a POSIX queue): such a run makes its own, as before the template
+        needed = {"namespaces", "mounts", "seccomp"}
+        if cfg.probe or cfg.uid is not None or not needed <= set(cfg.layers):
             return None
         key = (tuple(cfg.read), tuple(cfg.devices))
         if self.current is not None and (self.current.key != key or not self.current.alive()):
@@ -177,8 +183,6 @@ class Templates:
         """The holder: out of the server's control group (whose sweep after each run kills
         everything but the server), the template made, and then nothing until the server
         ends (and with it, this process: its parent-death signal)."""
-        import _signal  # type: ignore[import-not-found]
-
         checked: Any = self._child._sibling("prctl", {})
         checked.prctl(checked.PR_SET_PDEATHSIG, _SIGKILL)
         if os.getppid() != server:
