@@ -111,23 +111,21 @@ class Templates:
         """The template a run of this config joins (a ``_child.Template``), or None: today's
         path, a user namespace and a root of its own."""
         try:
-            cfg = self._protocol.ChildConfig.from_wire(
-                os.pread(config_fd, os.fstat(config_fd).st_size, 0)
-            )
+            cfg = self._protocol.template_fields(config_fd)  # never the rest: _protocol
         except (OSError, ValueError, TypeError, EOFError):
             return None
         # with a uid of its own (root) the run's user namespace maps that uid: its own. Without
         # seccomp nothing refuses what a run could leave in the shared namespaces (a SysV
         # segment, a POSIX queue): such a run makes its own, as before the template
         needed = {"namespaces", "mounts", "seccomp"}
-        if cfg.probe or cfg.uid is not None or not needed <= set(cfg.layers):
+        if cfg["probe"] or cfg["uid"] is not None or not needed <= set(cfg["layers"]):
             return None
-        key = (tuple(cfg.read), tuple(cfg.devices))
+        key = (tuple(cfg["read"]), tuple(cfg["devices"]))
         if self.current is not None and (self.current.key != key or not self.current.alive()):
             self.current.end()
             self.current = None
         if self.current is None and key not in self._failed:
-            self.current = self._make(key, cfg)
+            self.current = self._make(key)
             if self.current is None:
                 self._failed.add(key)  # no user namespace here: never tried again
         return self.current.given if self.current is not None else None
@@ -137,7 +135,7 @@ class Templates:
             self.current.end()
             self.current = None
 
-    def _make(self, key: tuple[Any, ...], cfg: Any) -> Holder | None:
+    def _make(self, key: tuple[Any, ...]) -> Holder | None:
         remove_stale(_PLACE)
         folder = os.path.join(_PLACE, f"{_PREFIX}{os.getpid()}-{os.urandom(6).hex()}")
         try:
@@ -152,7 +150,7 @@ class Templates:
             pid = -1
         if pid == 0:  # the holder
             try:
-                self._hold(server, made_w, folder, cfg)
+                self._hold(server, made_w, folder, key)
             finally:
                 os._exit(1)
         os.close(made_w)
@@ -179,7 +177,7 @@ class Templates:
                     os.rmdir(empty)
             return None
 
-    def _hold(self, server: int, made: int, folder: str, cfg: Any) -> None:
+    def _hold(self, server: int, made: int, folder: str, key: tuple[Any, ...]) -> None:
         """The holder: out of the server's control group (whose sweep after each run kills
         everything but the server), the template made, and then nothing until the server
         ends (and with it, this process: its parent-death signal)."""
@@ -196,7 +194,7 @@ class Templates:
                 f.write(str(os.getpid()))
         checked.prctl(checked.PR_SET_DUMPABLE, 1)  # else its own id maps are root's to write
         skeleton = self._namespaces.make_template(
-            folder, os.getuid(), os.getgid(), read=list(cfg.read), devices=list(cfg.devices)
+            folder, os.getuid(), os.getgid(), read=list(key[0]), devices=list(key[1])
         )
         checked.prctl(checked.PR_SET_PDEATHSIG, _SIGKILL)  # new credentials: armed again
         if os.getppid() != server:
