@@ -264,6 +264,44 @@ def test_a_killed_servers_template_folder_is_removed_by_the_next(
     assert not stale.exists()
 
 
+EMPTY = "import json\nprint(json.dumps({}))\n"
+
+
+def _folder(box: Sandbox) -> Path:
+    (server,) = box._servers._all
+    (folder,) = Path("/tmp").glob(f"grade-template-{server.pid}-*")
+    return folder
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("unshare") is None, reason="a PID namespace: root"
+)
+def test_a_grader_in_another_pid_namespace_leaves_a_live_template_alone(
+    box: Sandbox, tmp_path: Path
+) -> None:
+    """A grader whose /proc shows another PID namespace (a container sharing /tmp, a test's
+    launcher) finds no process of a live server's pid there: the folder's staleness must not
+    be read from /proc, or it is removed under the server and each of its runs fails."""
+    assert _run(box, tmp_path / "first.py", EMPTY) == {}
+    folder = _folder(box)
+    other = "from grader.sandbox import template; template.remove_stale('/tmp')"
+    elsewhere = ["unshare", "--pid", "--fork", "--mount-proc", sys.executable, "-c", other]
+    subprocess.run(elsewhere, check=True, timeout=60)
+    assert folder.is_dir()
+    assert _run(box, tmp_path / "next.py", EMPTY) == {}
+
+
+def test_a_server_whose_template_folder_went_makes_it_again(box: Sandbox, tmp_path: Path) -> None:
+    """Removed anyway (a /tmp cleaner, an older grader): the mounts at it are gone in every
+    namespace, the holder's too; the server's next run makes a new template, not an error."""
+    assert _run(box, tmp_path / "first.py", EMPTY) == {}
+    (holder,) = _holders(box)
+    _folder(box).rmdir()
+    assert _run(box, tmp_path / "next.py", EMPTY) == {}
+    assert _folder(box).is_dir()
+    assert _holders(box) != [holder]
+
+
 def test_forked_runs_start_with_the_servers_objects_frozen(box: Sandbox, tmp_path: Path) -> None:
     seen = _run(
         box, tmp_path / "gc.py", "import gc, json; print(json.dumps(gc.get_freeze_count()))"
