@@ -13,7 +13,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -425,35 +424,88 @@ def test_without_seccomp_runs_share_no_ipc_namespace(box: Sandbox, tmp_path: Pat
     assert found.stdout.decode().strip() == "nothing"
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="gives a pid away through ns_last_pid: root")
-def test_a_dead_holders_pid_given_to_another_is_never_signalled(
-    box: Sandbox, tmp_path: Path
-) -> None:
+# Run as pid 1 of a PID namespace of its own: the pid it gives away (ns_last_pid is per
+# namespace) and the processes it starts reach nothing of the machine's
+REUSED_PID = """
+import json, os, select, signal, subprocess, sys, tempfile, threading, time
+from dataclasses import replace
+from pathlib import Path
+from grader.sandbox import Limits, Sandbox, SandboxMode
+from grader.sandbox.forkserver import ForkServers
+
+def children(pid):
+    found = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            found += [int(child) for child in f.read().split()]
+    return found
+
+def until(ready, what):  # a state to reach, never a time to sleep
+    deadline = time.monotonic() + 60
+    while not ready():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.005)
+
+box = replace(Sandbox.create(SandboxMode.AUTO), _servers=ForkServers())
+folder = Path(tempfile.mkdtemp())
+(folder / "empty.py").write_text("print(7)")
+(folder / "held.py").write_text(
+    "import signal\\n"
+    "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCONT})\\n"
+    "signal.sigwait({signal.SIGCONT})\\n"
+    "print(7)\\n"
+)
+def run(name):
+    done = box.run([sys.executable, str(folder / name)], stdin=b"", limits=Limits())
+    assert done.stdout == b"7\\n", done
+first = run("empty.py")
+(server,) = box._servers._all
+(holder,) = children(server.pid)
+held = threading.Thread(target=run, args=("held.py",))
+held.start()
+until(lambda: len(children(server.pid)) > 1, "the run never started")
+holder_fd = os.pidfd_open(holder)
+os.kill(holder, signal.SIGKILL)  # dies mid-run (the OOM killer, an admin)
+assert select.select([holder_fd], [], [], 60)[0]
+def released():  # SIGCONT until the run (blocked in sigwait) has it; sent early, it is lost
+    for run_pid in children(server.pid):
+        for pid in [run_pid, *children(run_pid)]:
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+    return not held.is_alive()
+until(released, "the run never ended")
+held.join()
+assert not os.path.exists(f"/proc/{holder}")  # reaped at the run's end: the pid is free
+with open("/proc/sys/kernel/ns_last_pid", "w") as f:
+    f.write(str(holder - 1))
+victim = subprocess.Popen(["sleep", "60"])
+if victim.pid != holder:
+    print(json.dumps("another process took the pid first"))
+    sys.exit()
+run("empty.py")
+print(json.dumps(victim.poll() is None))
+victim.kill()
+box.close()
+"""
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("unshare") is None, reason="ns_last_pid and a PID namespace"
+)
+def test_a_dead_holders_pid_given_to_another_is_never_signalled() -> None:
     """A holder that dies during a run is reaped at that run's end (``_reap_adopted``: it is
     the server's child and no run); its pid is then free, and ``Holder.end`` at the next run
     SIGKILLed whatever process the kernel had given it to (as root: any of the machine's).
     An open pidfd does not keep a reaped pid from reuse."""
-    empty = "import json\nprint(json.dumps({}))\n"
-    assert _run(box, tmp_path / "first.py", empty) == {}
-    (holder,) = _holders(box)
-    (tmp_path / "slow.py").write_text("import time\ntime.sleep(1)\n")
-    killer = threading.Timer(0.5, os.kill, (holder, 9))  # dies mid-run (OOM killer, an admin)
-    killer.start()
-    done = box.run([sys.executable, str(tmp_path / "slow.py")], stdin=b"", limits=Limits())
-    killer.join()
-    assert done.exit_code == 0, done.stderr.decode()
-    assert not os.path.exists(f"/proc/{holder}")  # reaped by the server: the pid is free
-    with open("/proc/sys/kernel/ns_last_pid", "w") as f:
-        f.write(str(holder - 1))
-    victim = subprocess.Popen(["sleep", "60"])
-    try:
-        if victim.pid != holder:
-            pytest.skip("another process took the pid first (a busy machine)")
-        assert _run(box, tmp_path / "next.py", empty) == {}
-        assert victim.poll() is None, "the holder's old pid, now another process's, was killed"
-    finally:
-        victim.kill()
-        victim.wait()
+    elsewhere = ["unshare", "--pid", "--fork", "--mount-proc", sys.executable, "-c", REUSED_PID]
+    done = subprocess.run(elsewhere, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    alive = json.loads(done.stdout)
+    if isinstance(alive, str):
+        pytest.skip(alive)
+    assert alive, "the holder's old pid, now another process's, was killed"
 
 
 # A run that looks through its own memory (inherited from its server) for a pattern

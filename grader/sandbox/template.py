@@ -12,13 +12,18 @@ docs/sandbox.md.
 
 Loaded by path in the fork server (``_forkserver.py``), as the layers are in the child. The
 holder dies with the server (its parent-death signal); the folder, empty outside the holder's
-mount namespace, is removed with the server, or by a later server if this one was killed.
+mount namespace, is removed with the server, or by a later server if this one was killed. A
+folder's server is known to be alive by the lock it holds on it (``flock``), never by its pid:
+a grader in another PID namespace sharing /tmp (a container, a test's launcher) sees no such
+pid, and a folder removed is gone in every namespace, the holder's mounts with it. If it goes
+anyway, the server's next run makes a new template.
 """
 
 from __future__ import annotations
 
 import _signal  # type: ignore[import-not-found]  # `signal` imports enum
 import contextlib
+import fcntl
 import marshal
 import os
 import select
@@ -31,21 +36,27 @@ _SIGKILL = 9
 _PREFIX = "grade-template-"
 _PLACE = "/tmp"
 _HELD = "-template"  # the holder's control group: the server's, so named
+_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC  # a folder opened to hold its lock
 
 
 class Holder:
     """One template: its key (what a run's config must equal to use it), its holder, and what a
     child is given of it (``_child.Template``)."""
 
-    def __init__(self, key: tuple[Any, ...], pid: int, folder: str, given: Any, group: str) -> None:
-        self.key, self.pid, self.folder, self.given = key, pid, folder, given
+    def __init__(
+        self, key: tuple[Any, ...], pid: int, folder: tuple[str, int], given: Any, group: str
+    ) -> None:
+        self.key, self.pid, self.given = key, pid, given
+        self.folder, self.locked = folder
         self.group = group + _HELD if group else ""
         self.pidfd = os.pidfd_open(pid)
 
     def alive(self) -> bool:
+        """Its holder alive and its folder still there (a folder removed by a /tmp cleaner
+        took the mounts at it, in the holder's namespace too)."""
         poller = select.poll()
         poller.register(self.pidfd, select.POLLIN)
-        return not poller.poll(0)
+        return not poller.poll(0) and os.fstat(self.locked).st_nlink > 0
 
     def end(self) -> None:
         # through its pidfd, never its pid: a holder that died during a run was reaped at its
@@ -58,6 +69,7 @@ class Holder:
             os.close(fd)
         with contextlib.suppress(OSError):
             os.rmdir(self.folder)
+        os.close(self.locked)  # only now: unlocked, a folder is anyone's to remove
         if self.group:  # empty once the holder is reaped (a stale one: cgroups.remove_stale)
             with contextlib.suppress(OSError):
                 os.rmdir(self.group)
@@ -137,11 +149,10 @@ class Templates:
 
     def _make(self, key: tuple[Any, ...]) -> Holder | None:
         remove_stale(_PLACE)
-        folder = os.path.join(_PLACE, f"{_PREFIX}{os.getpid()}-{os.urandom(6).hex()}")
-        try:
-            os.mkdir(folder, 0o700)
-        except OSError:
+        made_folder = _locked_folder(_PLACE)
+        if made_folder is None:
             return None
+        folder, locked = made_folder
         made_r, made_w = os.pipe()
         server = os.getpid()
         try:
@@ -164,7 +175,7 @@ class Templates:
                 fds[name] = _high(os.open(f"/proc/{pid}/ns/{name}", os.O_RDONLY | os.O_CLOEXEC))
             skeleton = self._namespaces.Template(*marshal.loads(answer))
             given = self._child.Template(fds, folder, skeleton)
-            return Holder(key, pid, folder, given, self._group)
+            return Holder(key, pid, (folder, locked), given, self._group)
         except OSError:
             for fd in fds.values():
                 os.close(fd)
@@ -175,6 +186,7 @@ class Templates:
             for empty in (folder, self._group + _HELD if self._group else ""):
                 with contextlib.suppress(OSError):
                     os.rmdir(empty)
+            os.close(locked)
             return None
 
     def _hold(self, server: int, made: int, folder: str, key: tuple[Any, ...]) -> None:
@@ -217,12 +229,40 @@ def _high(fd: int) -> int:
     return fd
 
 
+def _locked_folder(place: str) -> tuple[str, int] | None:
+    """A new template folder in ``place`` and a descriptor holding its lock, for as long as the
+    server lives (closed on exec: no run keeps it)."""
+    for _attempt in range(3):
+        folder = os.path.join(place, f"{_PREFIX}{os.getpid()}-{os.urandom(6).hex()}")
+        try:
+            os.mkdir(folder, 0o700)
+            locked = _high(os.open(folder, _FOLDER))
+        except OSError:
+            continue
+        fcntl.flock(locked, fcntl.LOCK_EX)
+        # another server's remove_stale may have taken the lock between mkdir and flock, and
+        # removed the folder: then it has no link left, and a new one is made
+        if os.fstat(locked).st_nlink > 0:
+            return folder, locked
+        os.close(locked)
+    return None
+
+
 def remove_stale(place: str) -> None:
-    """Remove the folders of templates whose server is gone (killed before it could)."""
+    """Remove the folders of templates whose server is gone (killed before it could): those
+    no process holds the lock of, in whatever PID namespace it is."""
     with contextlib.suppress(OSError):
         for entry in os.scandir(place):
-            if entry.name.startswith(_PREFIX):
-                pid = entry.name[len(_PREFIX) :].split("-")[0]
-                if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
-                    with contextlib.suppress(OSError):
-                        os.rmdir(entry.path)
+            if not entry.name.startswith(_PREFIX):
+                continue
+            try:
+                fd = os.open(entry.path, _FOLDER | os.O_NOFOLLOW)
+            except OSError:
+                continue  # another user's (0700), or no folder
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                os.rmdir(entry.path)
+            except OSError:
+                pass  # held: its server is alive
+            finally:
+                os.close(fd)
