@@ -10,6 +10,9 @@ its child (pid 1 of the new PID namespace) builds the run's root and reaps; its 
 (pid 2) drops every privilege and runs the submission. When pid 1 ends, the kernel ends
 everything else in the namespace; each process dies with its parent (PR_SET_PDEATHSIG), so
 killing the grader in any way ends its runs. Without namespaces, P runs the submission itself.
+A fork server's run with its namespace template (``template.py``) enters the server's
+namespaces instead of making its own; as root the server forks its pid 1 itself, already in its
+PID namespace (``TEMPLATE.born``), and there is no P: the server relays the end.
 
 The submission runs here, compiled and executed as ``__main__``, rather than by exec: seccomp
 forbids ``execve``. Every import here is paid by every run, so the layers load on demand.
@@ -35,6 +38,29 @@ _SIGKILL, _SIGSTOP = 9, 19  # the same on x86_64 and aarch64
 
 
 _LOADED: dict[str, types.ModuleType] = {}  # the fork server loads the layers once, for all
+
+
+class Template:
+    """A fork server's namespace template, as its child finds it: the holder's namespaces
+    (descriptors the server opened), the folder its root skeleton is at, and what of that
+    skeleton an earlier run's set-up did not add (``namespaces.Template``)."""
+
+    __slots__ = ("alive", "fds", "folder", "signals", "skeleton")
+
+    def __init__(self, fds: dict[str, int], folder: str, skeleton: Any) -> None:
+        self.fds, self.folder, self.skeleton = fds, folder, skeleton
+        # born as its init (root): the server's alive pipe, and where to say a signal's end
+        self.alive, self.signals = -1, -1
+
+    @property
+    def born(self) -> bool:
+        return self.signals >= 0
+
+    def held(self) -> list[int]:
+        return [*self.fds.values(), *([self.alive, self.signals] if self.born else [])]
+
+
+TEMPLATE: Template | None = None  # set by the fork server before it forks a run it fits
 
 
 def preload_layers() -> None:
@@ -76,8 +102,19 @@ def _die_with_parent() -> None:
 def _die_with(parent: int) -> None:
     """``_die_with_parent``, and end now if ``parent`` went before it took hold."""
     _die_with_parent()
-    if os.getppid() != parent:
+    if not _parent_alive(parent):
         os._exit(1)
+
+
+def _parent_alive(parent: int) -> bool:
+    if TEMPLATE is not None and TEMPLATE.born:  # pid 1 of its own: its parent is pid 0 here
+        os.set_blocking(TEMPLATE.alive, False)
+        try:
+            os.read(TEMPLATE.alive, 1)  # the server holds the other end until it ends
+            return False
+        except BlockingIOError:
+            return True
+    return os.getppid() == parent
 
 
 def _cap(which: int, value: int) -> None:
@@ -196,12 +233,52 @@ def _identity(state: _Layering) -> None:
 
 
 def _enter_namespaces(state: _Layering) -> None:
+    if TEMPLATE is not None:
+        _join_template(state, TEMPLATE)
+        return
     state.namespaces.enter(state.uid, state.gid)
-    # Inside a fresh user namespace this counts only the sandbox's own tasks (threads too);
-    # outside one it would count every process of the user, so it is set only here.
-    nproc = state.cfg.nproc
-    resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+    _limit_tasks(state.cfg.nproc)
     _die_with(state.cfg.parent)  # new credentials (a user namespace): armed again, to be sure
+
+
+def _limit_tasks(nproc: int) -> None:
+    # Inside a user namespace of the sandbox's this counts only its own tasks (threads too);
+    # outside one it would count every process of the user, so it is set only here.
+    resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+
+
+def _join_template(state: _Layering, template: Template) -> None:
+    """The server's namespaces (user, network, IPC, UTS: made once, empty), and a copy of its
+    mount namespace and a PID namespace of the run's own; then the skeleton cleared of what an
+    earlier run's set-up added there. Born as the run's init (root), it is in its PID namespace
+    already, and enters the user namespace last (``_become_the_runs_user``): it mounts as
+    root."""
+    namespaces = state.namespaces
+    if template.born:
+        namespaces.join(template.fds, ("mnt", "net", "ipc", "uts"), namespaces.CLONE_NEWNS)
+        namespaces.clear(template.folder, template.skeleton)
+        return
+    try:
+        namespaces.join(template.fds)
+    finally:
+        for fd in template.fds.values():
+            os.close(fd)
+    namespaces.clear(template.folder, template.skeleton)
+    _limit_tasks(state.cfg.nproc + 1)  # the holder is a task of the same uid in there
+    _die_with(state.cfg.parent)  # new credentials: armed again
+
+
+def _become_the_runs_user(state: _Layering, template: Template) -> None:
+    """The init born in its namespaces, its root made: uid 1000 of the template's user
+    namespace, as P would be (no capability outside it, so none over the mounts just made)."""
+    try:
+        state.namespaces.join(template.fds, ("user",), 0)
+    finally:
+        for fd in template.fds.values():
+            os.close(fd)
+    _limit_tasks(state.cfg.nproc)  # the holder, the init and the submission: as P, pid 1, 2
+    _die_with(state.cfg.parent)
+    os.close(template.alive)
 
 
 def _become_pid_one() -> int:
@@ -230,17 +307,25 @@ def _become_pid_one() -> int:
 
 
 def _build_root(state: _Layering) -> None:
-    """The run's own root, from nothing (pid 1 mounts its fresh /proc)."""
+    """The run's own root, from nothing, or from its server's template (pid 1 mounts its fresh
+    /proc)."""
     cfg = state.cfg
-    state.namespaces.build_root(
-        cfg.root,
-        read=list(cfg.read),
-        files=[(cfg.source, cfg.submission)],
-        devices=list(cfg.devices),
-        workdir=cfg.workdir,
-        work_bytes=cfg.work_bytes,
-        work_inodes=cfg.work_inodes,
-    )
+    work = {"workdir": cfg.workdir, "work_bytes": cfg.work_bytes, "work_inodes": cfg.work_inodes}
+    if TEMPLATE is not None:
+        # born: root still, before it enters the template's user namespace
+        owner = {"owner": os.getuid(), "rebind": True} if TEMPLATE.born else {}
+        files = [(cfg.source, cfg.submission)]
+        state.namespaces.finish_root(TEMPLATE.folder, files=files, **work, **owner)
+        if TEMPLATE.born:
+            _become_the_runs_user(state, TEMPLATE)
+    else:
+        state.namespaces.build_root(
+            cfg.root,
+            read=list(cfg.read),
+            files=[(cfg.source, cfg.submission)],
+            devices=list(cfg.devices),
+            **work,
+        )
     state.source = cfg.submission  # bound there, read-only
     state.read.append("/proc")  # its own PID namespace's: the run and nothing else
 
@@ -294,7 +379,8 @@ def _apply(cfg: Config, report: dict[str, Any]) -> str:
     state = _Layering(cfg, report)
     _step(state, "uid", _identity)
     if _step(state, "namespaces", _enter_namespaces):
-        signals_w = _become_pid_one()
+        born = TEMPLATE is not None and TEMPLATE.born  # its init already: no P to relay
+        signals_w = TEMPLATE.signals if born else _become_pid_one()  # type: ignore[union-attr]
         _step(state, "mounts", _build_root)
         _become_the_submission(signals_w)
     else:
@@ -316,10 +402,14 @@ def _signal_ready() -> None:
 def main(script: types.ModuleType) -> None:
     _die_with_parent()
     # Whatever else the grader inherited and passed on (a CI runner's open files) stays out.
-    os.closerange(CONFIG_FD + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+    # (but a template's namespaces, which P enters and closes)
+    keep = sorted(TEMPLATE.held()) if TEMPLATE is not None else []
+    most = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    for low, high in zip([CONFIG_FD, *keep], [*keep, most], strict=True):
+        os.closerange(low + 1, high)
     with os.fdopen(CONFIG_FD, "rb") as f:
         cfg = _sibling("_protocol", {}).ChildConfig.from_wire(f.read())
-    if os.getppid() != cfg.parent:  # the grader died before PR_SET_PDEATHSIG took hold
+    if not _parent_alive(cfg.parent):  # the grader died before PR_SET_PDEATHSIG took hold
         sys.exit(1)
     os.chdir(cfg.workdir)
     _limits(cfg)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import array
 import contextlib
+import gc
 import marshal
 import os
 import select
@@ -52,44 +53,63 @@ def _receive(control: socket.socket) -> tuple[dict[str, str], list[int]] | None:
     return env, list(fds)
 
 
-def serve(control: socket.socket, procfs: Any) -> tuple[dict[str, str], list[int]]:
+def serve(
+    control: socket.socket, procfs: Any, child: types.ModuleType, templates: Any
+) -> tuple[dict[str, str], list[int]]:
     """Fork a child per request until the grader goes; returns only in a child."""
     poller = select.poll()
     poller.register(control.fileno(), select.POLLIN)
-    runs: dict[int, tuple[int, int, socket.socket]] = {}  # reply fd -> pid, pidfd, reply socket
+    # reply fd -> pid, pidfd, reply socket, and where a run born as its init says a signal's
+    # end (-1: its child is P, which ends as the submission did)
+    runs: dict[int, tuple[int, int, socket.socket, int]] = {}
     while True:
         for fd, _event in poller.poll():
             if fd == control.fileno():
                 request = _receive(control)
                 if request is None:
+                    templates.end()
                     os._exit(0)
                 env, fds = request
                 if len(fds) != 6:
                     for extra in fds:
                         os.close(extra)
                     continue
+                given = templates.for_run(fds[4])
+                birth = templates.born(given)
+                signals = -1
+                if birth is not None:
+                    given, signals = birth
+                child.__dict__["TEMPLATE"] = given
                 pid = _fork()
+                if birth is not None and pid != 0:
+                    templates.after_birth(given)
                 if pid == 0:
                     control.close()
-                    for _pid, pidfd, reply in runs.values():
+                    for _pid, pidfd, reply, signaled in runs.values():
                         os.close(pidfd)
                         reply.close()
+                        if signaled >= 0:
+                            os.close(signaled)
+                    if signals >= 0:
+                        os.close(signals)
                     return env, fds
                 for given in fds[:5]:
                     os.close(given)
                 reply = socket.socket(fileno=fds[5])
                 if pid < 0:  # no fork (the user's process limit is full): this run fails,
                     reply.close()  # which the grader reports as its own error; the server lives
+                    if signals >= 0:
+                        os.close(signals)
                     continue
                 pidfd = os.pidfd_open(pid)
                 reply.sendmsg(
                     [marshal.dumps(pid)],
                     [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [pidfd]))],
                 )
-                runs[reply.fileno()] = (pid, pidfd, reply)
+                runs[reply.fileno()] = (pid, pidfd, reply, signals)
                 poller.register(reply.fileno(), select.POLLIN)
             elif fd in runs:
-                pid, pidfd, reply = runs.pop(fd)
+                pid, pidfd, reply, signals = runs.pop(fd)
                 poller.unregister(fd)
                 with contextlib.suppress(OSError):
                     reply.recv(16)  # "reap", or nothing when the grader went: end it anyway
@@ -98,13 +118,29 @@ def serve(control: socket.socket, procfs: Any) -> tuple[dict[str, str], list[int
                 with contextlib.suppress(OSError):  # before its setsid(), not yet a group leader
                     os.kill(pid, _SIGKILL)
                 _, status, usage = os.wait4(pid, 0)
+                if signals >= 0:
+                    status = _as_relayed(status, signals)
                 with contextlib.suppress(OSError):
                     # its peak memory too: the server reaps it, so only the server can tell
                     cpu = usage.ru_utime + usage.ru_stime
                     reply.send(marshal.dumps((status, cpu, usage.ru_maxrss)))
                 reply.close()
                 os.close(pidfd)
-                _reap_adopted(procfs, {p for p, _fd, _reply in runs.values()})
+                _reap_adopted(procfs, {run[0] for run in runs.values()})
+
+
+def _as_relayed(status: int, signals: int) -> int:
+    """A run's init born in its namespaces ends as P would have: by the signal that ended the
+    submission, which it wrote (a pid 1 cannot send itself one), as a wait status says it."""
+    os.set_blocking(signals, False)
+    try:
+        word = os.read(signals, 8)
+    except BlockingIOError:
+        word = b""
+    os.close(signals)
+    if word and os.WIFEXITED(status):
+        return int(word) & 0x7F  # killed by that signal, no core
+    return status
 
 
 def _reap_adopted(procfs: Any, running: set[int]) -> None:
@@ -171,8 +207,13 @@ def _option(flag: str) -> str:
     return next((a.removeprefix(flag) for a in sys.argv if a.startswith(flag)), "")
 
 
+_group = ""  # this server's control group, where it has one
+
+
 def _become_a_server(control: socket.socket, group: str) -> None:
     """Not dumpable, the subreaper of what its runs leave, in ``group``; then say so."""
+    global _group
+    _group = group
     # No PR_SET_PDEATHSIG here: it fires when the grader *thread* that started the server ends
     # (a worker of a pool). The server ends when its control socket does, which the kernel
     # closes however the grader ends; its children die with it (theirs is set by this thread).
@@ -252,12 +293,18 @@ def main() -> None:
     # its memory limit grows by as much, so a script that imports nothing gets what it would
     # get fresh
     child.__dict__["EXTRA_DATA_BYTES"] = max(0, _data_bytes() - before)
+    template = child._sibling("template", {})
+    # What the preloads made stays for good: out of the collector's generations, a collection
+    # in a run never writes to those pages, so each fork keeps sharing them with the server.
+    gc.collect()
+    gc.freeze()
     control = _fork_siblings(control)
 
-    env, fds = serve(control, child._sibling("procfs", {}))
+    templates = template.Templates(child, _group)  # per server: a sibling makes its own
+    env, fds = serve(control, child._sibling("procfs", {}), child, templates)
     _become_the_run(env, fds)
     # the run can walk up to this frame: leave nothing of the server here
-    del env, fds, control, user_site, before
+    del env, fds, control, user_site, before, template, templates
     child.run_and_exit()
 
 

@@ -9,6 +9,7 @@ marshal, which the child has anyway, carries the fields as a tuple in ``FIELDS``
 from __future__ import annotations
 
 import marshal
+import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,6 +41,22 @@ FIELDS = (
     "compiled",  # layer name -> its code object, marshalled for this interpreter's version
     "landlock_abi_max",  # the highest Landlock ABI the grader's code knows
 )
+
+# What a fork server reads of a run's config to pick its namespace template (template.py),
+# marshalled apart, ahead of the rest: the server never reads the rest (a checker's files, a
+# hidden case's input and expected output), whose freed buffer would stay in the heap every
+# later run is forked from, another student's run included
+TEMPLATE_FIELDS = ("probe", "uid", "layers", "read", "devices")
+_LENGTH = 8  # bytes: the length of those fields' part
+
+
+def template_fields(fd: int) -> dict[str, Any]:
+    """The ``TEMPLATE_FIELDS`` of the config open at ``fd``, read without the rest."""
+    size = int.from_bytes(os.pread(fd, _LENGTH, 0), "little")
+    values = marshal.loads(os.pread(fd, size, _LENGTH))
+    if not isinstance(values, tuple) or len(values) != len(TEMPLATE_FIELDS):
+        raise ValueError("not a ChildConfig from this grader")
+    return dict(zip(TEMPLATE_FIELDS, values, strict=True))
 
 
 def limit_fields(limits: Any, cpu_s: int) -> dict[str, int]:
@@ -104,11 +121,14 @@ class ChildConfig:
         return ChildConfig(**{**{n: getattr(self, n) for n in FIELDS}, **changes})
 
     def to_wire(self) -> bytes:
-        return marshal.dumps(tuple(getattr(self, n) for n in FIELDS))
+        head = marshal.dumps(tuple(getattr(self, n) for n in TEMPLATE_FIELDS))
+        whole = marshal.dumps(tuple(getattr(self, n) for n in FIELDS))
+        return len(head).to_bytes(_LENGTH, "little") + head + whole
 
     @classmethod
     def from_wire(cls, data: bytes) -> ChildConfig:
-        values = marshal.loads(data)
+        skip = _LENGTH + int.from_bytes(data[:_LENGTH], "little")
+        values = marshal.loads(memoryview(data)[skip:])
         if not isinstance(values, tuple) or len(values) != len(FIELDS):
             raise ValueError("not a ChildConfig from this grader")
         return cls(**dict(zip(FIELDS, values, strict=True)))

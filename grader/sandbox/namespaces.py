@@ -40,10 +40,12 @@ def _raise(what: str) -> None:
     raise OSError(err, f"{what}: {os.strerror(err)}")
 
 
-def enter(uid: int, gid: int) -> None:
+_ALL = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
+
+
+def enter(uid: int, gid: int, flags: int = _ALL) -> None:
     """New namespaces, with ``uid``/``gid`` outside seen as ``INSIDE_ID`` inside."""
     libc = _libc()
-    flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
     if libc.unshare(flags) != 0:
         _raise("unshare")
     for name, text in (
@@ -53,6 +55,91 @@ def enter(uid: int, gid: int) -> None:
     ):
         with open(f"/proc/self/{name}", "w") as f:
             f.write(text)
+
+
+def make_template(
+    folder: str, uid: int, gid: int, *, read: Iterable[str], devices: Iterable[str]
+) -> Template:
+    """Run once per fork server, in a process of its own that holds them (the template's
+    holder): new user, mount, network, IPC and UTS namespaces, and ``populate`` at ``folder``
+    in them (``folder`` stays an empty folder outside). Returns what ``clear`` keeps."""
+    enter(uid, gid, CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS)
+    _mount("none", "/", None, _MS_REC | _MS_PRIVATE)  # nothing below propagates to the host
+    populate(folder, read=read, devices=devices)
+    dirs: set[str] = set()
+    leaves: set[str] = set()
+    for path, subdirs, names in os.walk(folder):
+        for name in [*subdirs, *names]:
+            full = os.path.join(path, name)
+            # a bind, a link or a device is a leaf: never walked into, never removed
+            plain = os.path.isdir(full) and not os.path.islink(full) and not os.path.ismount(full)
+            (dirs if plain else leaves).add(full)
+        subdirs[:] = [d for d in subdirs if os.path.join(path, d) in dirs]
+    return Template(frozenset(dirs), frozenset(leaves | {folder + "/proc"}))
+
+
+class Template:
+    """What a template's skeleton holds: folders to walk, and binds and links to keep."""
+
+    __slots__ = ("dirs", "leaves")
+
+    def __init__(self, dirs: frozenset[str], leaves: frozenset[str]) -> None:
+        self.dirs, self.leaves = dirs - leaves, leaves
+
+
+# setns(2) needs the user namespace first: it grants the capabilities the others ask for
+JOINED = (
+    ("user", CLONE_NEWUSER),
+    ("mnt", CLONE_NEWNS),
+    ("net", CLONE_NEWNET),
+    ("ipc", CLONE_NEWIPC),
+    ("uts", CLONE_NEWUTS),
+)
+
+
+_NAMES = tuple(name for name, _flag in JOINED)
+_OWN = CLONE_NEWNS | CLONE_NEWPID
+
+
+def join(fds: dict[str, int], names: Iterable[str] = _NAMES, unshare: int = _OWN) -> None:
+    """Enter a template's namespaces ``names`` (``fds``: /proc/HOLDER/ns/NAME, opened by the
+    server), then unshare what is the run's own (a PID namespace and a copy of the mount
+    namespace)."""
+    libc = _libc()
+    wanted = set(names)
+    for name, flag in JOINED:
+        if name in wanted and libc.setns(fds[name], flag) != 0:
+            _raise(f"setns {name}")
+    if unshare and libc.unshare(unshare) != 0:
+        _raise("unshare")
+
+
+def new_pid_namespace(own: int, *, fresh: bool = True) -> None:
+    """Make the caller's next child pid 1 of a new PID namespace (``own``: its own PID
+    namespace, whose setns resets where its children are born); ``fresh`` False: only reset."""
+    libc = _libc()
+    if libc.setns(own, CLONE_NEWPID) != 0:
+        _raise("setns pid")
+    if fresh and libc.unshare(CLONE_NEWPID) != 0:
+        _raise("unshare pid")
+
+
+def clear(folder: str, template: Template) -> None:
+    """Remove from the template's skeleton what an earlier run's set-up added (the mount points
+    of its work dir and submission, left empty: its mounts died with its namespace)."""
+
+    def walk(path: str, added: bool) -> None:
+        for entry in os.scandir(path):
+            if not added and entry.path in template.leaves:
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                walk(entry.path, added or entry.path not in template.dirs)
+                if added or entry.path not in template.dirs:
+                    os.rmdir(entry.path)
+            elif added or entry.path not in template.dirs:
+                os.unlink(entry.path)
+
+    walk(folder, False)
 
 
 def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str = "") -> None:
@@ -90,6 +177,13 @@ def build_root(
 ) -> None:
     """Make ``root`` the run's whole filesystem and enter it; ``files`` are (source, where)."""
     _mount("none", "/", None, _MS_REC | _MS_PRIVATE)  # nothing below propagates to the host
+    populate(root, read=read, devices=devices)
+    finish_root(root, files=files, workdir=workdir, work_bytes=work_bytes, work_inodes=work_inodes)
+
+
+def populate(root: str, *, read: Iterable[str], devices: Iterable[str]) -> None:
+    """The part of a root every run of the same allow-list shares: a small tmpfs at ``root``
+    with read-only binds of ``read``, and ``devices`` bound writable."""
     _mount("tmpfs", root, "tmpfs", _MS_NOSUID | _MS_NODEV, "size=4m,nr_inodes=4096,mode=0755")
     for path in sorted(set(read), key=len):
         if os.path.islink(path):  # e.g. /lib -> usr/lib: the same link, to what is bound
@@ -98,14 +192,35 @@ def build_root(
                 os.symlink(os.readlink(path), root + path)
         elif os.path.exists(path):
             _bind(path, root + path)
-    for source, where in files:
-        _bind(source, root + where)
     for device in devices:
         _bind(device, root + device, writable=True)
-    os.makedirs(root + workdir, exist_ok=True)
-    options = f"size={work_bytes},nr_inodes={work_inodes},mode=0700,uid={INSIDE_ID},gid={INSIDE_ID}"
-    _mount("tmpfs", root + workdir, "tmpfs", _MS_NOSUID | _MS_NODEV, options)
     os.makedirs(root + "/proc", exist_ok=True)
+
+
+def finish_root(
+    root: str,
+    *,
+    files: Iterable[tuple[str, str]],
+    workdir: str,
+    work_bytes: int,
+    work_inodes: int,
+    owner: int = INSIDE_ID,
+    rebind: bool = False,
+) -> None:
+    """The run's own part of its root (``files`` bound read-only, a fresh work dir, /proc),
+    then ``pivot_root`` into it: run as pid 1 of the run's PID namespace. ``rebind``: where
+    the mount namespace was copied from one of another user namespace's, whose mounts the
+    copy locks (pivot_root refuses a locked new root), ``root`` bound on itself first: a new
+    mount, unlocked, whose submounts stay locked."""
+    if rebind:
+        _mount(root, root, None, _MS_BIND | _MS_REC)
+    for source, where in files:
+        _bind(source, root + where)
+    os.makedirs(root + workdir, exist_ok=True)
+    # ``owner``: the run's uid as the mounting process names it (outside the run's user
+    # namespace, where pid 1 mounts as root before it enters it)
+    options = f"size={work_bytes},nr_inodes={work_inodes},mode=0700,uid={owner},gid={owner}"
+    _mount("tmpfs", root + workdir, "tmpfs", _MS_NOSUID | _MS_NODEV, options)
     # Mounted while the host's /proc is still visible (the kernel requires it) and by pid 1 of
     # the new PID namespace, so that it shows the run's processes only. Read-only: as root
     # without a uid of its own the run's uid maps to root, and /proc/sys would take the host's
