@@ -9,7 +9,7 @@ import io
 from typing import TYPE_CHECKING
 
 from .escape import log_safe, markdown_text, safe
-from .score import histogram, score_words
+from .score import bucket_label, histogram, score_words
 
 if TYPE_CHECKING:
     from ..running.gradebook import Entry, Gradebook
@@ -130,8 +130,7 @@ def markdown(book: Gradebook) -> str:
     ]
     buckets = histogram(e.score for e in book.entries)
     for i in reversed(range(len(buckets))):
-        label = f"{i / 10:.1f}-{(i + 1) / 10:.1f}"
-        lines.append(f"| {label} | {buckets[i]} | {'█' * buckets[i]} |")
+        lines.append(f"| {bucket_label(i)} | {buckets[i]} | {'█' * buckets[i]} |")
     lines += ["", "| case | passed | rate |", "| --- | --- | --- |"]
     for name in book.case_names:
         passed = sum(1 for f in graded for c in f.cases if c.name == name and c.passed)

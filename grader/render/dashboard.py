@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..judging.records import CaseFeedback, Verdict
 from .html import html_text, page_head
-from .score import BUCKETS, score_words
+from .score import BUCKETS, bucket_label, score_words
 from .score import histogram as bars
 
 if TYPE_CHECKING:
@@ -132,7 +132,7 @@ def _histogram(counts: Sequence[int]) -> str:
     most = max(counts, default=0) or 1
     rows = []
     for i in reversed(range(BUCKETS)):
-        label = f"{i / BUCKETS:.1f}-{(i + 1) / BUCKETS:.1f}"
+        label = bucket_label(i)
         width = round(100 * counts[i] / most)
         bar = f'<span class="bar" style="width: {width * 0.2:.1f}em"></span>'
         rows.append(f'<tr><td>{label}</td><td class="n">{counts[i]}</td><td>{bar}</td></tr>')

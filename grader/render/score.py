@@ -31,3 +31,8 @@ def histogram(scores: Iterable[float | None]) -> list[int]:
         if score is not None:
             counts[min(BUCKETS - 1, int(score * BUCKETS))] += 1
     return counts
+
+
+def bucket_label(i: int) -> str:
+    """The scores a histogram's bar ``i`` counts, as every format labels it: ``0.9-1.0``."""
+    return f"{i / BUCKETS:.1f}-{(i + 1) / BUCKETS:.1f}"
