@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -259,6 +260,8 @@ def test_a_killed_servers_template_folder_is_removed_by_the_next(
     dead.wait()
     stale = Path(f"/tmp/grade-template-{dead.pid}-feedface")
     stale.mkdir()
+    an_hour_ago = time.time() - 3600  # nothing changed in it since its server was killed
+    os.utime(stale, (an_hour_ago, an_hour_ago))
     _run(box, tmp_path / "one.py", "print('{}')")  # this server makes its template
     assert not stale.exists()
 
@@ -283,7 +286,17 @@ def test_a_grader_in_another_pid_namespace_leaves_a_live_template_alone(
     be read from /proc, or it is removed under the server and each of its runs fails."""
     assert _run(box, tmp_path / "first.py", EMPTY) == {}
     folder = _folder(box)
-    other = "from grader.sandbox import template; template.remove_stale('/tmp')"
+    (tmp_path / "other.py").write_text(EMPTY)
+    other = f"""
+import sys
+from dataclasses import replace
+from grader.sandbox import Limits, Sandbox, SandboxMode
+from grader.sandbox.forkserver import ForkServers
+box = replace(Sandbox.create(SandboxMode.AUTO), _servers=ForkServers())
+done = box.run([sys.executable, {str(tmp_path / "other.py")!r}], stdin=b"", limits=Limits())
+assert done.exit_code == 0, done
+box.close()
+"""  # its server makes a template of its own, and removes the stale ones first
     elsewhere = ["unshare", "--pid", "--fork", "--mount-proc", sys.executable, "-c", other]
     subprocess.run(elsewhere, check=True, timeout=60)
     assert folder.is_dir()

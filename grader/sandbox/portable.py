@@ -41,6 +41,7 @@ from .posixstart import start_posix
 from .process import Exit, Running
 from .runclock import KILLED_S, Started, wait_stretched
 from .runfolder import environment, lay_out, remove
+from .runfolders import new_run_folder
 from .winstart import start_windows
 
 _CHILD = Path(__file__).with_name("_portable_child.py")
@@ -75,7 +76,8 @@ def run(
     running: Running | None = None,
 ) -> Outcome:
     """Run ``python script *args`` with ``stdin`` as input under this platform's limits."""
-    base = Path(tempfile.mkdtemp(prefix="grade-run-"))
+    folder = new_run_folder(tempfile.gettempdir())
+    base = folder.path
     try:
         config = lay_out(base, os.path.abspath(script), stdin, files or {}, text, limits, args)
         env = environment(base / "work")
@@ -85,7 +87,7 @@ def run(
             started = _start(argv, env, given, base / "work", limits)
         return _wait(started, limits, running)
     finally:
-        remove(base)
+        folder.remove(remove)
 
 
 def _start(

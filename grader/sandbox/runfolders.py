@@ -10,6 +10,9 @@ own root writes into its own size-limited tmpfs (the folder holds only its mount
 dir's files into the folder itself, which on a tmpfs would be the machine's memory: that one
 keeps the disk's temporary folder, as does every run where ``TMPDIR`` names a folder (the
 user's choice, and how tests find a grader's run folders).
+
+The folder is held while the run lasts (``heldfolders``): a grader killed mid-run leaves its
+folder, with a case's input in it, for the next grader of that uid to remove.
 """
 
 from __future__ import annotations
@@ -20,6 +23,10 @@ import re
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+
+from . import heldfolders
+from .cleanup import remove_tree
 
 # Candidates, in order: the user's own runtime folder (a tmpfs of theirs alone), then the
 # machine's shared-memory tmpfs (sticky and world-writable, like /tmp)
@@ -27,6 +34,7 @@ _RUNTIME_VAR = "XDG_RUNTIME_DIR"
 SHARED_MEMORY = "/dev/shm"
 ROOM_BYTES = 256 << 20  # free space a tmpfs must have: the runs at once, their inputs, outputs
 _MOUNTINFO = "/proc/self/mountinfo"
+PREFIX = "grade-run-"
 
 
 @dataclass(frozen=True)
@@ -112,3 +120,29 @@ def run_parent(*, writes_bounded: bool, machine: Machine | None = None) -> str:
         except OSError:
             continue
     return found.fallback()
+
+
+@dataclass(frozen=True)
+class RunFolder:
+    path: Path
+    held: int | None  # the descriptor holding its lock (none on Windows)
+
+    def remove(self, remover: Callable[[Path], None] = remove_tree) -> None:
+        """Remove it, then let go of it: an unheld folder is any grader's to remove."""
+        try:
+            remover(self.path)
+        finally:
+            heldfolders.release(self.held)
+
+
+def new_run_folder(parent: str) -> RunFolder:
+    """A run's folder in ``parent``, held until ``RunFolder.remove``; first, once per grader and
+    place, the folders of this uid's graders that were killed mid-run are removed."""
+    _swept(parent)
+    path, held = heldfolders.make(parent, PREFIX)
+    return RunFolder(Path(path), held)
+
+
+@functools.cache
+def _swept(parent: str) -> None:
+    heldfolders.remove_stale(parent, PREFIX, lambda path: remove_tree(Path(path)))

@@ -26,10 +26,9 @@ from ..judging.timing import cpu_cap_s, time_message, time_verdict
 from . import cgroups, portable
 from ._protocol import ChildConfig, limit_fields
 from .allowed import child_environment, others_can_read, python_paths, readable, user_site
-from .cleanup import remove_tree
 from .forkserver import ForkServer, ForkServers, ServerSpec, fork_unavailable, shared_servers
 from .process import Exit, Running, read_capped, spawn_and_wait
-from .runfolders import run_parent
+from .runfolders import new_run_folder, run_parent
 from .types import (
     EXPOSED,
     EXPOSED_NAMESPACES_WITHOUT_LANDLOCK,
@@ -320,7 +319,8 @@ class Sandbox:
         cap = limits.output_kb * 1024
         script = os.path.abspath(script)
         bounded = self.mode is SandboxMode.OFF or Layer.MOUNTS in self.layers
-        base = Path(tempfile.mkdtemp(prefix="grade-run-", dir=run_parent(writes_bounded=bounded)))
+        folder = new_run_folder(run_parent(writes_bounded=bounded))
+        base = folder.path
         tasks = _NPROC if self.layers else None
         # a fork server's children are born in its group; a fresh run joins a new one (which,
         # with --sandbox off too, only counts its tasks and sweeps what it leaves)
@@ -366,7 +366,7 @@ class Sandbox:
             if peak is not None:
                 done = replace(done, peak_bytes=peak)
         finally:
-            remove_tree(base)
+            folder.remove()
             if server is not None:
                 server.sweep()
             elif group is not None:

@@ -12,18 +12,15 @@ docs/sandbox.md.
 
 Loaded by path in the fork server (``_forkserver.py``), as the layers are in the child. The
 holder dies with the server (its parent-death signal); the folder, empty outside the holder's
-mount namespace, is removed with the server, or by a later server if this one was killed. A
-folder's server is known to be alive by the lock it holds on it (``flock``), never by its pid:
-a grader in another PID namespace sharing /tmp (a container, a test's launcher) sees no such
-pid, and a folder removed is gone in every namespace, the holder's mounts with it. If it goes
-anyway, the server's next run makes a new template.
+mount namespace, is removed with the server, or by a later server if this one was killed
+(``heldfolders``: the server holds its lock). A folder removed is gone in every namespace, the
+holder's mounts with it: if it goes anyway, the server's next run makes a new template.
 """
 
 from __future__ import annotations
 
 import _signal  # type: ignore[import-not-found]  # `signal` imports enum
 import contextlib
-import fcntl
 import marshal
 import os
 import select
@@ -36,7 +33,6 @@ _SIGKILL = 9
 _PREFIX = "grade-template-"
 _PLACE = "/tmp"
 _HELD = "-template"  # the holder's control group: the server's, so named
-_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC  # a folder opened to hold its lock
 
 
 class Holder:
@@ -69,7 +65,7 @@ class Holder:
             os.close(fd)
         with contextlib.suppress(OSError):
             os.rmdir(self.folder)
-        os.close(self.locked)  # only now: unlocked, a folder is anyone's to remove
+        os.close(self.locked)  # only now: unlocked, a folder is any grader's to remove
         if self.group:  # empty once the holder is reaped (a stale one: cgroups.remove_stale)
             with contextlib.suppress(OSError):
                 os.rmdir(self.group)
@@ -83,6 +79,7 @@ class Templates:
         self._child, self._group = child, group
         self._namespaces: Any = child._sibling("namespaces", {})
         self._protocol: Any = child._sibling("_protocol", {})
+        self._held: Any = child._sibling("heldfolders", {})
         self.current: Holder | None = None
         self._failed: set[tuple[Any, ...]] = set()
         # As root a run's init is born in its PID namespace, forked by the server itself; it
@@ -148,11 +145,12 @@ class Templates:
             self.current = None
 
     def _make(self, key: tuple[Any, ...]) -> Holder | None:
-        remove_stale(_PLACE)
-        made_folder = _locked_folder(_PLACE)
-        if made_folder is None:
+        self._held.remove_stale(_PLACE, _PREFIX, _rmdir)
+        try:
+            folder, locked = self._held.make(_PLACE, f"{_PREFIX}{os.getpid()}-")
+        except OSError:
             return None
-        folder, locked = made_folder
+        locked = _high(locked)
         made_r, made_w = os.pipe()
         server = os.getpid()
         try:
@@ -229,40 +227,6 @@ def _high(fd: int) -> int:
     return fd
 
 
-def _locked_folder(place: str) -> tuple[str, int] | None:
-    """A new template folder in ``place`` and a descriptor holding its lock, for as long as the
-    server lives (closed on exec: no run keeps it)."""
-    for _attempt in range(3):
-        folder = os.path.join(place, f"{_PREFIX}{os.getpid()}-{os.urandom(6).hex()}")
-        try:
-            os.mkdir(folder, 0o700)
-            locked = _high(os.open(folder, _FOLDER))
-        except OSError:
-            continue
-        fcntl.flock(locked, fcntl.LOCK_EX)
-        # another server's remove_stale may have taken the lock between mkdir and flock, and
-        # removed the folder: then it has no link left, and a new one is made
-        if os.fstat(locked).st_nlink > 0:
-            return folder, locked
-        os.close(locked)
-    return None
-
-
-def remove_stale(place: str) -> None:
-    """Remove the folders of templates whose server is gone (killed before it could): those
-    no process holds the lock of, in whatever PID namespace it is."""
+def _rmdir(folder: str) -> None:
     with contextlib.suppress(OSError):
-        for entry in os.scandir(place):
-            if not entry.name.startswith(_PREFIX):
-                continue
-            try:
-                fd = os.open(entry.path, _FOLDER | os.O_NOFOLLOW)
-            except OSError:
-                continue  # another user's (0700), or no folder
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                os.rmdir(entry.path)
-            except OSError:
-                pass  # held: its server is alive
-            finally:
-                os.close(fd)
+        os.rmdir(folder)  # empty outside its holder's namespace
