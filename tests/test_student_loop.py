@@ -200,7 +200,10 @@ def test_usage_errors_come_in_one_style(argv: list[str], code: int, expected: st
     ("module", "said"),
     [
         (None, "--watch needs watchfiles: pip install watchfiles"),
-        ("raise ImportError('DLL load failed')", "does not load here: DLL load failed"),
+        (
+            "raise ImportError('DLL load failed')",
+            "--watch needs watchfiles, which does not load here: DLL load failed",
+        ),
     ],
 )
 def test_watch_says_why_watchfiles_is_missing(
@@ -216,8 +219,9 @@ def test_watch_says_why_watchfiles_is_missing(
     else:
         (tmp_path / "watchfiles.py").write_text(module)
         monkeypatch.syspath_prepend(str(tmp_path))
-    with pytest.raises(UsageError, match=said):
+    with pytest.raises(UsageError) as raised:
         watch_and_regrade(tmp_path / "my.py", lambda: pytest.fail("graded"))
+    assert str(raised.value) == said  # the whole line the student sees
 
 
 def test_the_running_line_shows_the_waited_cases_time_against_its_limit() -> None:
