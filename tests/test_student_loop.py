@@ -227,6 +227,7 @@ def test_watch_says_why_watchfiles_is_missing(
 def test_the_running_line_shows_the_waited_cases_time_against_its_limit() -> None:
     """'running: 0/4 cases done' said nothing of how long against the limit."""
     live = _live(["a", "b"], limit_s=5)
+    live.start("add", "mine.py", "")  # the first case is waited for from here
     started = live._since
     assert live.status_line(0, started + 3.24) == "⠋ running: 0/2 cases done · case 1: 3.2 s of 5 s"
     untimed = _live(["a"])
