@@ -17,9 +17,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from conftest import SCRIPTS
+from test_render import _outcome
 
 from grader.cli import cli
 from grader.judging.errors import UsageError
+from grader.judging.records import Feedback, Report, Verdict
 from grader.model.resources import Root
 from grader.model.spec import Exercise
 from grader.running.batch import NOT_GRADED, discover, parse_shard, shard
@@ -416,6 +418,29 @@ def test_progress_is_a_bar_on_a_terminal_and_a_line_per_submission_elsewhere() -
             assert log.seen == "[1/2] a\\x1b[2J: error: binary\n"  # flushed as it finished
             done(Entry("b", "b.py", None, "binary"))
             assert log.seen.endswith("[2/2] b: error: binary\n")
+
+
+def test_the_bar_counts_what_is_not_passing_and_a_piped_batch_gets_lines() -> None:
+    from grader.cli.progress import batch_progress
+    from grader.running.gradebook import Entry
+
+    def graded(*verdicts: Verdict) -> Feedback:
+        outcomes = tuple(_outcome(f"0{n + 1}", v, "") for n, v in enumerate(verdicts))
+        return Report("add", "a.py", outcomes).feedback()
+
+    terminal = _Terminal()
+    with batch_progress(3, terminal, _Terminal()) as done:
+        done(Entry("a", "a.py", graded(Verdict.PASSED, Verdict.PASSED)))
+        done(Entry("b", "b.py", graded(Verdict.PASSED, Verdict.WRONG_ANSWER)))
+        done(Entry("c", "c.py", None, "binary"))
+    assert "grading" in terminal.getvalue() and "3/3" in terminal.getvalue()
+    assert "2 not passing" in terminal.getvalue()
+    assert "3 not passing" not in terminal.getvalue()  # a's 2/2 is a pass
+    # stderr a terminal, stdout not (`grade batch ... | cat`): a line per submission
+    piped = _Terminal()
+    with batch_progress(1, piped, io.StringIO()) as done:
+        done(Entry("a", "a.py", None, "binary"))
+    assert piped.getvalue() == "[1/1] a: error: binary\n"
 
 
 @pytest.mark.slow  # a batch killed and run again: ~3 s, in .ci/run's slow pass

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import junitparser
@@ -147,6 +150,42 @@ def test_step_summary_is_appended_when_set(add: Exercise, tmp_path: Path) -> Non
     text = summary.read_text()
     assert text.startswith("earlier step\n### add: 4/4 cases passed")
     assert text.count("| ✅ |") == 4
+
+
+def test_the_step_summary_is_the_github_formats_only(add: Exercise, tmp_path: Path) -> None:
+    """A job that sets GITHUB_STEP_SUMMARY (every GitHub job does) and asks for JSON gets the
+    JSON on stdout, byte for byte, and no summary of ours."""
+    summary = tmp_path / "summary.md"
+    solution = add.root.material / "add" / "solution.py"
+    env = {"GITHUB_STEP_SUMMARY": str(summary), "GRADE_ROOT": str(add.root.path)}
+    result = CliRunner().invoke(cli, ["add", str(solution), "--format", "json"], env=env)
+    assert result.exit_code == 0
+    assert not summary.exists()
+    report = json.loads(result.stdout)
+    assert result.stdout == json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_the_step_summary_is_utf_8_whatever_the_locale(add: Exercise, tmp_path: Path) -> None:
+    """GitHub reads the summary as UTF-8: a runner whose locale is not (C, with coercion off)
+    still gets its check marks, not a grader error."""
+    summary = tmp_path / "summary.md"
+    solution = add.root.material / "add" / "solution.py"
+    env = {
+        **os.environ,
+        "LC_ALL": "C",
+        "PYTHONCOERCECLOCALE": "0",
+        "PYTHONUTF8": "0",
+        "GITHUB_STEP_SUMMARY": str(summary),
+    }
+    grade = [sys.executable, "-m", "grader", "add", str(solution), "--format", "github"]
+    done = subprocess.run(
+        [*grade, "--root", str(add.root.path)],
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert summary.read_text(encoding="utf-8").count("| ✅ |") == 4
 
 
 def test_summary_escapes_markdown_and_html() -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import os
+import pty
+import select
 import shutil
 import subprocess
 import sys
@@ -195,6 +197,47 @@ def test_an_output_over_an_input_is_refused(tmp_path: Path) -> None:
     folder = _class(tmp_path / "class")
     done = _grade("kv-pages", "class", "--html", str(folder / "copied.py"), cwd=tmp_path, seed="0")
     assert done.returncode == 2 and "an input of grade similar" in done.stderr
+
+
+def _on_a_terminal(tmp_path: Path, *, stdout_piped: bool) -> tuple[str, bytes]:
+    """``grade similar`` with stderr on a terminal (a pty), and stdout there too or piped:
+    what stdout got and what the terminal showed."""
+    controller, terminal = pty.openpty()
+    grade = [sys.executable, "-m", "grader", "similar", "kv-pages", "class"]
+    with subprocess.Popen(
+        [*grade, "--root", str(PROJECT)],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE if stdout_piped else terminal,
+        stderr=terminal,
+    ) as proc:
+        os.close(terminal)
+        shown = bytearray()
+        try:
+            while select.select([controller], [], [], 60)[0]:  # a bound, not a sync
+                try:
+                    chunk = os.read(controller, 65536)
+                except OSError:  # EIO: the program ended and closed the terminal
+                    break
+                if not chunk:
+                    break
+                shown += chunk
+        finally:
+            os.close(controller)
+        stdout = proc.stdout.read().decode() if proc.stdout is not None else ""
+        assert proc.wait(timeout=60) == 0
+    return stdout, bytes(shown)
+
+
+def test_a_bar_shows_the_comparing_on_a_terminal_and_nowhere_else(tmp_path: Path) -> None:
+    _class(tmp_path / "class")
+    _, shown = _on_a_terminal(tmp_path, stdout_piped=False)
+    assert b"comparing" in shown and b"5/5" in shown  # the bar, at its end
+    assert b"block_objects and copied" in shown
+    stdout, shown = _on_a_terminal(tmp_path, stdout_piped=True)  # grade similar ... > file
+    assert "block_objects and copied" in stdout and b"comparing" not in shown
+    piped = _grade("kv-pages", "class", cwd=tmp_path, seed="0")  # a CI log: the summary only
+    assert "block_objects and copied" in piped.stdout and "comparing" not in piped.stderr
 
 
 @pytest.mark.slow

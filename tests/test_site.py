@@ -728,7 +728,7 @@ def test_the_preview_serves_until_ctrl_c_and_says_when_its_port_is_taken(
                 assert b"<textarea" in page.read()
             preview.send_signal(signal.SIGINT)
             assert preview.wait(timeout=30) == 0  # stopped as asked: not a failure
-            assert "stopped" in preview.stderr.read()
+            assert preview.stderr.read().splitlines()[-1] == "stopped"
         finally:
             preview.kill()
 

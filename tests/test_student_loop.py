@@ -3,19 +3,26 @@ case selection (-k, -x, --lf), verbosity (-q, -v) and usage errors in one style.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import pty
+import re
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
 from conftest import COURSE, read_until
+from test_render import _outcome
 
 from grader.cli import cli
+from grader.cli.live import EXITFIRST_TIP, Live
+from grader.judging.records import Feedback, FuzzFeedback, Report, Verdict
 
 PASSES = "print(sum(int(x) for x in input().split()))\n"
 # right but for negative numbers: fails 02-negative only
@@ -108,6 +115,8 @@ def test_ctrl_c_keeps_what_was_printed_and_exits_130(tmp_path: Path) -> None:
 def test_k_selects_cases_by_name_or_title(tmp_path: Path) -> None:
     result = grade(write(tmp_path, PASSES), "-k", "negative", "-k", "SINGLE", "--format", "json")
     assert [c["name"] for c in json.loads(result.stdout)["cases"]] == ["02-negative", "03-single"]
+    plain = grade(write(tmp_path, PASSES), "-k", "negative", "-k", "SINGLE").stdout
+    assert "2/2 cases passed, score 1.00 (2/2 points); 2 of 4 cases\n" in plain
     none = grade(write(tmp_path, PASSES), "-k", "nothing-like-it")
     assert none.exit_code == 2
     assert "no case matches -k nothing-like-it (the cases: 01-sample," in none.stderr
@@ -148,6 +157,26 @@ def test_q_shows_one_line_per_case_and_v_every_detail(tmp_path: Path) -> None:
     assert grade(wrong, "-q", "-v").exit_code == 2
 
 
+def test_q_v_and_diff_shape_a_report_written_to_a_file_too(tmp_path: Path) -> None:
+    """-o writes the report at the end, not as it goes: -q, -v and --diff still apply, the
+    text is plain, and stderr says where it went."""
+    right, wrong = write(tmp_path, PASSES, "right.py"), write(tmp_path, "print(0)\n")
+    report = tmp_path / "report.txt"
+
+    def written(script: Path, *args: str) -> str:
+        result = grade(script, *args, "-o", str(report))
+        assert result.stdout == ""
+        assert result.stderr.endswith(f"grade: wrote {report.absolute()}\n")
+        return report.read_text()
+
+    assert written(right, "-v").count("input     ") == 3  # as on stdout (the hidden one's not)
+    assert written(right).count("input     ") == 0
+    assert len(written(wrong, "-q").splitlines()) < len(written(wrong).splitlines())
+    with_diff = written(wrong, "--diff", "--format", "rich")
+    assert "── expected (-) and your output (+), in full ──" in with_diff
+    assert "\x1b" not in with_diff
+
+
 @pytest.mark.parametrize(
     ("argv", "code", "expected"),
     [
@@ -171,7 +200,10 @@ def test_usage_errors_come_in_one_style(argv: list[str], code: int, expected: st
     ("module", "said"),
     [
         (None, "--watch needs watchfiles: pip install watchfiles"),
-        ("raise ImportError('DLL load failed')", "does not load here: DLL load failed"),
+        (
+            "raise ImportError('DLL load failed')",
+            "--watch needs watchfiles, which does not load here: DLL load failed",
+        ),
     ],
 )
 def test_watch_says_why_watchfiles_is_missing(
@@ -187,18 +219,82 @@ def test_watch_says_why_watchfiles_is_missing(
     else:
         (tmp_path / "watchfiles.py").write_text(module)
         monkeypatch.syspath_prepend(str(tmp_path))
-    with pytest.raises(UsageError, match=said):
+    with pytest.raises(UsageError) as raised:
         watch_and_regrade(tmp_path / "my.py", lambda: pytest.fail("graded"))
+    assert str(raised.value) == said  # the whole line the student sees
 
 
 def test_the_running_line_shows_the_waited_cases_time_against_its_limit() -> None:
     """'running: 0/4 cases done' said nothing of how long against the limit."""
-    import io
-
-    from grader.cli.live import Live
-
-    live = Live(["a", "b"], color=False, verbosity=0, out=io.StringIO(), status=None, limit_s=5)
+    live = _live(["a", "b"], limit_s=5)
+    live.start("add", "mine.py", "")  # the first case is waited for from here
     started = live._since
     assert live.status_line(0, started + 3.24) == "⠋ running: 0/2 cases done · case 1: 3.2 s of 5 s"
-    untimed = Live(["a"], color=False, verbosity=0, out=io.StringIO(), status=None)
+    untimed = _live(["a"])
     assert untimed.status_line(1, started) == "⠙ running: 0/1 cases done"
+    # each case reported counts, and the next one's time starts when the last was reported
+    three = _live(["a", "b", "c"], limit_s=5)
+    for case in _feedback(Verdict.PASSED, Verdict.PASSED).cases:
+        three.on_case(case)
+    reported = three._since
+    assert (
+        three.status_line(2, reported + 0.5) == "⠹ running: 2/3 cases done · case 3: 0.5 s of 5 s"
+    )
+    three.on_case(_feedback(Verdict.PASSED).cases[0])
+    assert three.status_line(3, three._since + 9) == "⠸ running: 3/3 cases done"  # none waited
+
+
+def _live(titles: list[str], **options: Any) -> Live:
+    given: dict[str, Any] = {"color": False, "verbosity": 0, "diff": False, "tip_exitfirst": False}
+    given.update(options)
+    return Live(titles, out=io.StringIO(), status=None, **given)
+
+
+def _feedback(*verdicts: Verdict) -> Feedback:
+    outcomes = tuple(_outcome(f"0{n + 1}", v, "") for n, v in enumerate(verdicts))
+    return Report("add", "mine.py", outcomes).feedback()
+
+
+class _Status(io.StringIO):
+    """A terminal's stderr that tells when the spinner has drawn ``lines`` running lines."""
+
+    def __init__(self, lines: int) -> None:
+        super().__init__()
+        self.lines = lines
+        self.drawn = threading.Event()
+
+    def write(self, text: str) -> int:
+        written = super().write(text)
+        if self.getvalue().count("running:") >= self.lines:
+            self.drawn.set()
+        return written
+
+
+def test_the_spinner_turns_at_each_redraw_and_its_line_is_left_clean() -> None:
+    status = _Status(3)
+    live = Live(
+        ["a"],
+        color=False,
+        verbosity=0,
+        diff=False,
+        out=io.StringIO(),
+        status=status,
+        tip_exitfirst=False,
+    )
+    live.start("add", "mine.py", "")
+    assert status.drawn.wait(60)  # a bound for a spinner that never draws, not a sync
+    live.finish(_feedback(Verdict.PASSED), selected="")
+    live.stop()  # again, as Ctrl-C during --fuzz does after the summary: no error
+    assert re.findall(r"(.) running:", status.getvalue())[:3] == ["⠋", "⠙", "⠹"]
+    assert status.getvalue().endswith("\r\x1b[K")
+
+
+def test_the_x_tip_is_dim_beside_the_time_out_and_fuzzing_ends_the_report() -> None:
+    out = io.StringIO()
+    live = Live(
+        ["a"], color=True, verbosity=0, diff=False, out=out, status=None, tip_exitfirst=True
+    )
+    live.on_case(_feedback(Verdict.TIMEOUT).cases[0])
+    assert f"\x1b[2m     {EXITFIRST_TIP}" in out.getvalue()
+    live.fuzz(FuzzFeedback(seed=3, count=5, tried=5))
+    assert "fuzz: 5 generated inputs (seed 3): no disagreement" in out.getvalue()

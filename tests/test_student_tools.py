@@ -3,18 +3,26 @@
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner, Result
 from conftest import COURSE, read_until
+from test_render import _outcome
 
 from grader.cli import cli
+from grader.cli.watch import watch_and_regrade
+from grader.judging.errors import UsageError
+from grader.judging.records import Feedback, Report, Verdict
 
 PASSES = "print(sum(int(x) for x in input().split()))\n"
 EXTRA = PASSES + "print('debug: done')\n"
@@ -146,6 +154,101 @@ def test_watch_regrades_on_every_save(tmp_path: Path) -> None:
             proc.kill()
     assert proc.returncode == 130
     assert b"changed; last time 0/4" in err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+class _Stop(Exception):
+    """Ends a watch from inside a grading, as Ctrl-C would."""
+
+
+def _graded(passed: tuple[bool, ...]) -> Feedback:
+    verdicts = [Verdict.PASSED if p else Verdict.WRONG_ANSWER for p in passed]
+    outcomes = tuple(_outcome(f"0{n + 1}", v, "") for n, v in enumerate(verdicts))
+    return Report("add", "mine.py", outcomes).feedback()
+
+
+def test_watch_grades_each_saved_version_once_and_goes_on_after_a_broken_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each version of the file is graded once: not at a time-out or another file's event,
+    not while the file is gone or a folder (half-way through an editor's rename); a save that
+    does not grade says why and the watch goes on. On a terminal each grading clears the
+    screen; stderr says what the last one found. (A stand-in for watchfiles says when.)"""
+    script = tmp_path / "mine.py"
+    script.write_text("v1")
+    found = {"v1": _graded((True, False)), "v2-": _graded((True, True))}
+    versions: list[str] = []
+
+    def once() -> Feedback:
+        versions.append(script.read_text())
+        if versions[-1] == "broken":
+            raise UsageError("mine.py is not UTF-8")
+        return found[versions[-1]]
+
+    def watch(folder: Path, **_options: object) -> Iterator[set[tuple[int, str]]]:
+        assert folder == tmp_path.resolve()
+        yield set()  # half a second, nothing saved
+        (tmp_path / "notes.txt").write_text("x")
+        yield {(1, str(tmp_path / "notes.txt"))}
+        script.write_text("v2-")  # each version a size of its own: a stamp tells them apart
+        yield {(2, str(script))}
+        yield set()
+        script.write_text("broken")
+        yield {(2, str(script))}
+        script.unlink()
+        yield {(3, str(script))}
+        script.mkdir()
+        yield {(1, str(script))}
+        script.rmdir()
+        script.write_text("v1")
+        yield {(1, str(script))}
+
+    monkeypatch.setitem(sys.modules, "watchfiles", SimpleNamespace(watch=watch))
+    out, err = _Terminal(), io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    watch_and_regrade(script, once)
+    assert versions == ["v1", "v2-", "broken", "v1"]
+    assert out.getvalue() == "\x1b[2J\x1b[H" * 3
+    assert err.getvalue() == (
+        f"grade: {script} changed; last time 1/2: ✓01 ✗02\n"
+        f"grade: {script} changed; last time 2/2: ✓01 ✓02\n"
+        "grade: error: mine.py is not UTF-8\n"
+        f"grade: {script} changed; last time 2/2: ✓01 ✓02\n"
+    )
+
+
+def test_a_save_made_while_the_first_grading_runs_is_graded(tmp_path: Path) -> None:
+    """Saved before the watcher listens, a version makes no event: the watch still finds it
+    at its next half-second look (a real watchfiles)."""
+    pytest.importorskip("watchfiles")
+    script = tmp_path / "mine.py"
+    script.write_text("print(0)\n")
+    versions: list[str] = []
+
+    def once() -> Feedback:
+        versions.append(script.read_text())
+        if len(versions) == 1:
+            script.write_text(PASSES)
+            return _graded((False,))
+        raise _Stop
+
+    ended: list[BaseException] = []
+
+    def watching() -> None:
+        try:
+            watch_and_regrade(script, once)
+        except _Stop as stop:
+            ended.append(stop)
+
+    thread = threading.Thread(target=watching, daemon=True)
+    thread.start()
+    thread.join(60)  # a bound for a watch that never looks again, not a sync
+    assert versions == ["print(0)\n", PASSES] and ended
 
 
 @pytest.mark.parametrize(

@@ -26,11 +26,11 @@ class Live:
         *,
         color: bool,
         verbosity: int,
-        diff: bool = False,
+        diff: bool,
         out: TextIO,
         status: TextIO | None,
         limit_s: float | None = None,
-        tip_exitfirst: bool = False,
+        tip_exitfirst: bool,
     ) -> None:
         self.report = TextReport(titles, verbosity, diff=diff)
         self.color = color
@@ -104,7 +104,7 @@ class Live:
             self.status.write(_CLEAR)
             self.status.flush()
 
-    def finish(self, feedback: Feedback, selected: str = "") -> None:
+    def finish(self, feedback: Feedback, *, selected: str) -> None:
         self.stop()
         self._write(self.report.footer(feedback, selected=selected))
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -19,21 +18,21 @@ def emit(
     *,
     output: Path | None,
     environ: Mapping[str, str],
-    verbosity: int = 0,
-    diff: bool = False,
+    verbosity: int,
+    diff: bool,
 ) -> None:
-    """Render ``feedback`` as ``requested`` (``auto`` picks for the terminal) and write it."""
+    """Write what the printer as-it-goes (live.py) does not print: a machine format on stdout,
+    or any report into ``output``, where a human one is plain text (no terminal, no colour)."""
     if requested == "github" and environ.get("GITHUB_STEP_SUMMARY"):
         from ..render.github import render_github_summary
 
         with open(environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as summary:
             summary.write(render_github_summary(feedback))
-    to_terminal = output is None and sys.stdout.isatty()
-    chosen = choose(requested, to_terminal=to_terminal, no_color=bool(environ.get("NO_COLOR")))
-    if chosen in ("plain", "rich") and (verbosity or diff):  # the human report's own knobs
-        from ..render.text import render_plain, render_rich
+    chosen = choose(requested, to_terminal=False, no_color=False)
+    if chosen == "plain":  # -q, -v and --diff are the human report's own knobs
+        from ..render.text import render_plain
 
-        text = (render_rich if chosen == "rich" else render_plain)(feedback, verbosity, diff=diff)
+        text = render_plain(feedback, verbosity, diff=diff)
     else:
         text = render(chosen, feedback)
     if output is None:
