@@ -283,3 +283,33 @@ def test_run_in_a_students_copy_of_a_checker_exercise(tmp_path: Path) -> None:
     result = run("run", "divisor", str(script), "--root", str(course), input=b"12\n")
     assert result.exit_code == 0, result.output
     assert "your output:\n  3\n" in result.stdout
+
+
+def test_watch_writes_a_files_name_and_an_error_as_escaped_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file's name is the student's (any bytes): a terminal control or a CI command in it
+    reaches stderr as visible text, as every other line grade writes there."""
+    script = tmp_path / "\x1b[31mred\u202e::error::x.py"
+    script.write_text("v1")
+    calls: list[str] = []
+
+    def once() -> Feedback:
+        calls.append(script.read_text())
+        if len(calls) == 2:
+            raise UsageError(f"{script.name} is not UTF-8")
+        return _graded((True,))
+
+    def watch(_folder: Path, **_options: object) -> Iterator[set[tuple[int, str]]]:
+        script.write_text("v2-")
+        yield {(2, str(script))}
+
+    monkeypatch.setitem(sys.modules, "watchfiles", SimpleNamespace(watch=watch))
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    monkeypatch.setattr(sys, "stderr", err)
+    watch_and_regrade(script, once)
+    shown = err.getvalue()
+    assert "\x1b" not in shown and "\u202e" not in shown, shown
+    assert "\\x1b[31mred\\u202e::error::x.py changed" in shown
+    assert "grade: error: \\x1b[31mred\\u202e::error::x.py is not UTF-8" in shown

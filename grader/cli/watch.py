@@ -14,6 +14,7 @@ import click
 
 from ..judging.errors import GraderError, UsageError
 from ..judging.records import Feedback
+from ..render.escape import log_safe, safe
 
 _CLEAR_SCREEN = "\x1b[2J\x1b[H"
 
@@ -44,14 +45,13 @@ def watch_and_regrade(submission: Path, once: Callable[[], Feedback]) -> None:
         seen = stamp
         if sys.stdout.isatty():
             click.echo(_CLEAR_SCREEN, nl=False)
-        click.echo(
-            f"grade: {submission} changed; last time {last.passed}/{last.total}: {_marks(last)}",
-            err=True,
-        )
+        # the file's name is the student's, any bytes: stderr's one encoder, as in base.py
+        told = f"grade: {submission} changed; last time {last.passed}/{last.total}: {_marks(last)}"
+        click.echo(log_safe(safe(told)), err=True)
         try:
             last = once()
         except GraderError as exc:  # a broken save (not UTF-8, a folder now) is not the end
-            click.echo(f"grade: error: {exc}", err=True)
+            click.echo(log_safe(safe(f"grade: error: {exc}")), err=True)
 
 
 def _stamp(path: Path) -> tuple[int, int, int] | None:
