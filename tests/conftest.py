@@ -214,6 +214,21 @@ def read_until(fd: int, marker: bytes, seen: bytearray) -> None:
         seen += chunk
 
 
+def read_to_end(fd: int) -> bytes:
+    """Read ``fd`` (a pipe or a pty) until every writer has closed it (a pty says EIO then);
+    the 60 s bound per read is for a writer that never ends, not a sync."""
+    chunks = []
+    while select.select([fd], [], [], 60)[0]:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def comparing(method: str, options: Mapping[str, Any] | None = None) -> Comparator:
     """The comparator a spec's ``compare:`` builds for every case (not a checker's: that one is
     bound to each case by the grading)."""

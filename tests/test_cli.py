@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import pty
-import select
 import shutil
 import subprocess
 import sys
@@ -14,7 +13,7 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner, Result
-from conftest import COURSE, ONE_QUANTIZE_CASE, SCRIPTS, Golden
+from conftest import COURSE, ONE_QUANTIZE_CASE, SCRIPTS, Golden, read_to_end
 
 from grader.cli import cli
 from grader.judging.records import Verdict
@@ -408,21 +407,13 @@ def _on_a_terminal(*args: str, env: dict[str, str]) -> str:
         cwd=Path(__file__).resolve().parent.parent,
     )
     os.close(slave)
-    chunks = []
     try:
-        while select.select([master], [], [], 60)[0]:  # a bound for a stuck child, not a sync
-            try:
-                data = os.read(master, 65536)
-            except OSError:  # EIO: the program exited and closed the terminal
-                break
-            if not data:
-                break
-            chunks.append(data)
+        shown = read_to_end(master)
         proc.wait(timeout=60)
     finally:
         proc.kill()
         os.close(master)
-    return b"".join(chunks).decode()
+    return shown.decode()
 
 
 def test_auto_is_rich_on_a_terminal_and_plain_with_no_color() -> None:

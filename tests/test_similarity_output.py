@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 import os
 import pty
-import select
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import read_to_end
 
 from grader.judging.records import CaseFeedback, Diagnosis, Feedback, Verdict
 from grader.model.resources import Root
@@ -212,21 +212,13 @@ def _on_a_terminal(tmp_path: Path, *, stdout_piped: bool) -> tuple[str, bytes]:
         stderr=terminal,
     ) as proc:
         os.close(terminal)
-        shown = bytearray()
         try:
-            while select.select([controller], [], [], 60)[0]:  # a bound, not a sync
-                try:
-                    chunk = os.read(controller, 65536)
-                except OSError:  # EIO: the program ended and closed the terminal
-                    break
-                if not chunk:
-                    break
-                shown += chunk
+            shown = read_to_end(controller)
         finally:
             os.close(controller)
         stdout = proc.stdout.read().decode() if proc.stdout is not None else ""
         assert proc.wait(timeout=60) == 0
-    return stdout, bytes(shown)
+    return stdout, shown
 
 
 def test_a_bar_shows_the_comparing_on_a_terminal_and_nowhere_else(tmp_path: Path) -> None:
