@@ -56,10 +56,12 @@ def regen(exercise: str, check_only: bool, sandbox_mode: str | None, root: Path 
         if not written:
             click.echo(f"{exercise}: every expected output matches the reference", err=True)
         return
-    derived = stale_derived(spec, sandbox)
+    outputs = stale_outputs(spec, runner=sandbox.run)
+    # the derived files come from the loaded cases, and a case without its .out does not load
+    missing = any(output.current is None for output in outputs)
+    derived = () if missing else stale_derived(spec, sandbox)
     for item in derived:
         click.echo(f"{item.path} is stale: {item.why} (grade regen {exercise})")
-    outputs = stale_outputs(spec, runner=sandbox.run)
     for output in outputs:
         click.echo(_stale_diff(output), nl=False)
     if outputs or derived:
