@@ -83,3 +83,36 @@ def test_a_gap_is_found_with_an_input_and_equivalents_are_told_apart(tmp_path: P
     again = CliRunner().invoke(cli, ["mutants", "double", "--root", str(root), "--inputs", "10"])
     assert again.exit_code == 0, again.output
     assert "0 surviving: score 100.0%" in again.stdout
+
+
+@pytest.mark.parametrize("lines", [6, 8])
+def test_a_gaps_input_is_shown_in_its_first_six_lines(tmp_path: Path, lines: int) -> None:
+    """The separating input is shown indented, at most six lines and a count of the rest,
+    bytes that are not UTF-8 as U+FFFD, then the add-case command that keeps it."""
+    root = tmp_path / "course"
+    (root / "exercises").mkdir(parents=True)
+    (root / "exercises" / "words.yaml").write_text("title: Words\nstatement: Twice the words.\n")
+    cases = root / "cases" / "words" / "public"
+    cases.mkdir(parents=True)
+    (cases / "01-none.in").write_text("\n")  # 0 words: any multiple of it passes
+    (cases / "01-none.out").write_text("0\n")
+    ref = root / "reference" / "words"
+    ref.mkdir(parents=True)
+    (ref / "solution.py").write_text(
+        "import sys\nprint(len(sys.stdin.buffer.read().split()) * 2)\n"
+    )
+    (ref / "generate.py").write_text(
+        f'import sys\nsys.stdout.buffer.write(b"\\xff\\n" + b"a\\n" * {lines - 1})\n'
+    )
+    (ref / "validate.py").write_text("import sys\nsys.stdin.buffer.read()\n")
+    result = CliRunner().invoke(cli, ["mutants", "words", "--root", str(root), "--inputs", "1"])
+    assert result.exit_code == 1, result.output
+    shown = "    \ufffd\n" + "    a\n" * 5 + ("    … (2 more lines)\n" if lines > 6 else "")
+    assert (
+        "--- solution.py\n+++ solution.py (mutant)\n@@ -2 +2 @@\n"
+        "-print(len(sys.stdin.buffer.read().split()) * 2)\n"
+        "+print(len(sys.stdin.buffer.read().split()) * 3)\n"
+        "  survives every case; this input tells it from the reference:\n"
+        f"{shown}"
+        "  (add it: grade add-case words NAME --input FILE)\n\n"
+    ) in result.stdout
