@@ -111,7 +111,7 @@ def _gap(diff: str, shown: str) -> str:
     )
 
 
-@pytest.mark.parametrize("lines", [6, 8])
+@pytest.mark.parametrize("lines", [6, 7, 8])
 def test_a_gaps_input_is_shown_in_its_first_six_lines(tmp_path: Path, lines: int) -> None:
     """The separating input is shown indented, at most six lines and a count of the rest,
     bytes that are not UTF-8 as U+FFFD, then the add-case command that keeps it."""
@@ -123,7 +123,8 @@ def test_a_gaps_input_is_shown_in_its_first_six_lines(tmp_path: Path, lines: int
     )
     result = CliRunner().invoke(cli, ["mutants", "ex", "--root", str(root), "--inputs", "1"])
     assert result.exit_code == 1, result.output
-    shown = "    \ufffd\n" + "    a\n" * 5 + ("    … (2 more lines)\n" if lines > 6 else "")
+    more = {6: "", 7: "    … (1 more line)\n", 8: "    … (2 more lines)\n"}[lines]
+    shown = "    \ufffd\n" + "    a\n" * 5 + more
     assert (
         _gap(
             "-print(len(sys.stdin.buffer.read().split()) * 2)\n"

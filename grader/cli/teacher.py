@@ -313,7 +313,8 @@ def _survivor_text(exercise: str, survivor: Survivor, original: str) -> str:
     shown = (survivor.separating or b"").decode(errors="replace")
     lines = shown.splitlines()
     preview = "\n".join(f"    {line}" for line in lines[:6])
-    more = f"\n    … ({len(lines) - 6} more lines)" if len(lines) > 6 else ""
+    hidden = len(lines) - 6
+    more = f"\n    … ({hidden} more line{'s' if hidden > 1 else ''})" if hidden > 0 else ""
     return (
         survivor.mutant.diff(original)
         + f"  survives every case; this input tells it from the reference:\n{preview}{more}\n"
