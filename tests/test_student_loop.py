@@ -33,7 +33,7 @@ def write(tmp_path: Path, source: str, name: str = "mine.py") -> Path:
     return path
 
 
-def _start_in_pty(tmp_path: Path, fifo: Path) -> tuple[subprocess.Popen[bytes], int]:
+def _start_in_pty(tmp_path: Path, fifo: Path, *args: str) -> tuple[subprocess.Popen[bytes], int]:
     """grade check on a terminal; case 02-negative waits until the test opens ``fifo``."""
     script = write(
         tmp_path,
@@ -58,6 +58,7 @@ def _start_in_pty(tmp_path: Path, fifo: Path) -> tuple[subprocess.Popen[bytes], 
             "60",
             "-j",
             "2",
+            *args,
         ],
         stdin=subprocess.DEVNULL,
         stdout=terminal,
@@ -69,9 +70,10 @@ def _start_in_pty(tmp_path: Path, fifo: Path) -> tuple[subprocess.Popen[bytes], 
     return proc, controller
 
 
-def test_each_case_is_printed_as_soon_as_it_is_known(tmp_path: Path) -> None:
+@pytest.mark.parametrize("fmt", [(), ("--format", "plain"), ("--format", "rich")])
+def test_each_case_is_printed_as_soon_as_it_is_known(tmp_path: Path, fmt: tuple[str, ...]) -> None:
     fifo = tmp_path / "release"
-    proc, controller = _start_in_pty(tmp_path, fifo)
+    proc, controller = _start_in_pty(tmp_path, fifo, *fmt)
     seen = bytearray()
     try:
         read_until(controller, b"A first sample", seen)
@@ -103,11 +105,15 @@ def test_ctrl_c_keeps_what_was_printed_and_exits_130(tmp_path: Path) -> None:
             proc.kill()
         os.close(controller)
     assert b"Traceback" not in seen
+    # the status line ("running: ...") was cleared: the interrupted line stands alone
+    assert b"running:" not in seen.rsplit(b"\x1b[K", 1)[-1], seen
 
 
 def test_k_selects_cases_by_name_or_title(tmp_path: Path) -> None:
     result = grade(write(tmp_path, PASSES), "-k", "negative", "-k", "SINGLE", "--format", "json")
     assert [c["name"] for c in json.loads(result.stdout)["cases"]] == ["02-negative", "03-single"]
+    printed = grade(write(tmp_path, PASSES), "-k", "negative", "-k", "SINGLE")  # as it goes
+    assert "2/2 cases passed, score 1.00 (2/2 points); 2 of 4 cases\n" in printed.stdout
     none = grade(write(tmp_path, PASSES), "-k", "nothing-like-it")
     assert none.exit_code == 2
     assert "no case matches -k nothing-like-it (the cases: 01-sample," in none.stderr
