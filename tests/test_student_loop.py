@@ -154,6 +154,23 @@ def test_q_shows_one_line_per_case_and_v_every_detail(tmp_path: Path) -> None:
     assert grade(wrong, "-q", "-v").exit_code == 2
 
 
+def test_a_report_written_to_a_file_keeps_q_v_and_diff(tmp_path: Path) -> None:
+    """-o writes the report whole at the end, not as it goes: with -q, -v and --diff still."""
+    wrong, right = write(tmp_path, "print(0)\n"), write(tmp_path, PASSES, "right.py")
+    report = tmp_path / "report.txt"
+
+    def written(script: Path, *args: str) -> str:
+        grade(script, *args, "-o", str(report))
+        return report.read_text()
+
+    whole = written(wrong)
+    quiet = written(wrong, "-q")
+    assert quiet.count("problem") == 1 and len(quiet.splitlines()) < len(whole.splitlines())
+    assert written(right, "-v").count("input     ") == 3
+    marked = "── expected (-) and your output (+), in full ──"
+    assert marked in written(wrong, "--diff") and marked not in whole
+
+
 @pytest.mark.parametrize(
     ("argv", "code", "expected"),
     [
