@@ -78,6 +78,7 @@ def test_each_case_is_printed_as_soon_as_it_is_known(tmp_path: Path, fmt: tuple[
     try:
         read_until(controller, b"A first sample", seen)
         read_until(controller, b"running:", seen)  # the status line, while 02 waits
+        read_until(controller, b" s of 60 s", seen)  # the waited-for case's time, its limit
         assert b"Negative numbers" not in seen  # 02 is still waiting on the fifo
         with open(fifo, "w") as release:
             release.write("go")
@@ -149,9 +150,20 @@ def test_q_shows_one_line_per_case_and_v_every_detail(tmp_path: Path) -> None:
     quiet = grade(wrong, "-q").stdout
     assert quiet.count("problem") == 1  # the first failure in full, then one line each
     assert len(quiet.splitlines()) < len(grade(wrong).stdout.splitlines())
-    verbose = grade(write(tmp_path, PASSES, "right.py"), "-v").stdout
+    right = write(tmp_path, PASSES, "right.py")
+    verbose = grade(right, "-v").stdout
     assert verbose.count("input     ") == 3  # the passing cases' details too (not the hidden one's)
-    assert grade(wrong, "-q", "-v").exit_code == 2
+    assert "input     " not in grade(right).stdout  # by default a pass is one line
+    both = grade(wrong, "-q", "-v")
+    assert both.exit_code == 2
+    assert both.stderr == "grade: error: -q and -v ask for opposite things: give one\n"
+
+
+def test_a_piped_check_writes_no_status_line(tmp_path: Path) -> None:
+    """The "running" line is for a terminal's stderr: a log or a pipe gets none of it."""
+    result = grade(write(tmp_path, PASSES))
+    assert result.exit_code == 0
+    assert "\x1b" not in result.stderr and "running:" not in result.stderr
 
 
 def test_a_report_written_to_a_file_keeps_q_v_and_diff(tmp_path: Path) -> None:
