@@ -640,7 +640,6 @@ def test_a_grader_error_is_no_score_and_resume_grades_just_those_again(
     """The grader failed on a submission (a machine that starved its runs): every format says
     "not graded" with the reason, never a 0; exit 4 names it on stderr with the command that
     grades it again; --resume grades only it; the gradebook is then complete."""
-    from grader.judging.errors import MachineBusy
     from grader.running import grading
 
     room = tmp_path / "class"
@@ -649,14 +648,7 @@ def test_a_grader_error_is_no_score_and_resume_grades_just_those_again(
         shutil.copy(add.root.material / "add" / "solution.py", room / name / "solution.py")
     with (room / "zed" / "solution.py").open("a") as f:
         f.write("# starved\n")
-    real = grading._run_unstarved
-
-    def starved(plan: Any, argv: list[str], case: Any, text: bytes | None) -> Any:
-        if text is not None and b"# starved" in text:
-            raise MachineBusy("this machine was too busy to give the run its 2 s")
-        return real(plan, argv, case, text)
-
-    monkeypatch.setattr(grading, "_run_unstarved", starved)
+    real = _starve(monkeypatch)
     files = {k: tmp_path / f"g.{k}" for k in ("csv", "json", "md", "xml")}
     args = ["batch", "add", str(room), "--csv", str(files["csv"]), "--json", str(files["json"])]
     args += ["--summary", str(files["md"]), "--junit", str(files["xml"])]
@@ -698,6 +690,72 @@ def test_a_grader_error_is_no_score_and_resume_grades_just_those_again(
     rows = {r["submission"]: r for r in csv.DictReader(io.StringIO(files["csv"].read_text()))}
     assert (rows["alice"]["score"], rows["zed"]["score"]) == ("1.0000", "1.0000")
     assert not (tmp_path / "g.json.journal").exists()
+
+
+def _starve(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A machine that starves every run of a script holding ``# starved`` (the grader's fault,
+    never the student's: a grader error); returns the real run, to put back."""
+    from grader.judging.errors import MachineBusy
+    from grader.running import grading
+
+    real = grading._run_unstarved
+
+    def starved(plan: Any, argv: list[str], case: Any, text: bytes | None) -> Any:
+        if text is not None and b"# starved" in text:
+            raise MachineBusy("this machine was too busy to give the run its 2 s")
+        return real(plan, argv, case, text)
+
+    monkeypatch.setattr(grading, "_run_unstarved", starved)
+    return real
+
+
+@pytest.mark.parametrize("count", [1, 10, 11])
+def test_without_a_gradebook_the_not_graded_are_named_with_a_command_for_just_them(
+    course: Root, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, count: int
+) -> None:
+    """No --json or --csv, so no journal to --resume from: the line names the first ten (and
+    how many more) and gives the batch of just their files, one job at a time."""
+    room = tmp_path / "class"
+    room.mkdir()
+    names = [f"s{i:02}" for i in range(count)]
+    for name in names:
+        (room / name).mkdir()
+        (room / name / "solution.py").write_text("# starved\n")
+    _starve(monkeypatch)
+    ran = CliRunner().invoke(
+        cli, ["batch", "add", str(room), "--root", str(course.path)], catch_exceptions=False
+    )
+    assert ran.exit_code == 4, ran.output
+    who = {
+        1: "1 submission not graded (a grader error, no score written): s00",
+        10: "10 submissions not graded (a grader error, no score written): "
+        "s00, s01, s02, s03, s04, s05, s06, s07, s08, s09",
+        11: "11 submissions not graded (a grader error, no score written): "
+        "s00, s01, s02, s03, s04, s05, s06, s07, s08, s09 and 1 more",
+    }[count]
+    files = " ".join(str(room / name / "solution.py") for name in names)
+    assert ran.stderr.splitlines()[-1] == (
+        f"grade: {who}; grade just those again: grade batch add {files} --jobs 1"
+    )
+
+
+def test_the_command_that_grades_the_not_graded_again_is_the_one_typed_with_resume(
+    course: Root, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a journal, the line gives the very command typed, --resume added once: again
+    after a --resume that met the same busy machine, not a second --resume."""
+    room = tmp_path / "class"
+    room.mkdir()
+    (room / "zed.py").write_text("# starved\n")
+    _starve(monkeypatch)
+    args = ["batch", "add", str(room), "--json", str(tmp_path / "g.json")]
+    args += ["--root", str(course.path)]
+    again = f"; grade just those again: grade {' '.join(args)} --resume"
+    for typed in (args, [*args, "--resume"]):
+        monkeypatch.setattr(sys, "argv", ["/venv/bin/grade", *typed])  # as a shell starts it
+        ran = CliRunner().invoke(cli, typed, catch_exceptions=False)
+        assert ran.exit_code == 4, ran.output
+        assert ran.stderr.splitlines()[-1].endswith(again), ran.stderr
 
 
 @pytest.mark.parametrize(

@@ -256,6 +256,30 @@ def test_regen_check_reports_a_stale_output(course_copy: Root) -> None:
     assert stale.read_text() == "-3\n"
 
 
+def test_regen_check_shows_each_stale_output_as_a_diff_to_the_reference(
+    course_copy: Root,
+) -> None:
+    """A unified diff per .out: the file against the reference's output, a missing one from
+    /dev/null, so that a teacher sees what regen would write."""
+    public = course_copy.cases / "add" / "public"
+    (public / "01-sample.out").unlink()
+    (public / "02-negative.out").write_text("-7\n")
+    result = grade_cli("regen", "add", "--check", "--root", str(course_copy.path))
+    assert result.exit_code == 1
+    assert result.stdout == (
+        "--- /dev/null\n"
+        f"+++ {public / '01-sample.out'} (reference)\n"
+        "@@ -0,0 +1 @@\n"
+        "+6\n"
+        f"--- {public / '02-negative.out'}\n"
+        f"+++ {public / '02-negative.out'} (reference)\n"
+        "@@ -1 +1 @@\n"
+        "--7\n"
+        "+-3\n"
+    )
+    assert result.stderr == "2 file(s) are stale; run: grade regen add\n"
+
+
 def test_regen_check_names_a_stale_secret_count_for_what_it_is(course_copy: Root) -> None:
     """A secret case added by hand left secret-cases.json behind, and regen --check said
     "what the known-wrong solutions print has changed": a teacher would look there."""

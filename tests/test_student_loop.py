@@ -40,7 +40,7 @@ def write(tmp_path: Path, source: str, name: str = "mine.py") -> Path:
     return path
 
 
-def _start_in_pty(tmp_path: Path, fifo: Path) -> tuple[subprocess.Popen[bytes], int]:
+def _start_in_pty(tmp_path: Path, fifo: Path, *args: str) -> tuple[subprocess.Popen[bytes], int]:
     """grade check on a terminal; case 02-negative waits until the test opens ``fifo``."""
     script = write(
         tmp_path,
@@ -65,6 +65,7 @@ def _start_in_pty(tmp_path: Path, fifo: Path) -> tuple[subprocess.Popen[bytes], 
             "60",
             "-j",
             "2",
+            *args,
         ],
         stdin=subprocess.DEVNULL,
         stdout=terminal,
@@ -76,13 +77,15 @@ def _start_in_pty(tmp_path: Path, fifo: Path) -> tuple[subprocess.Popen[bytes], 
     return proc, controller
 
 
-def test_each_case_is_printed_as_soon_as_it_is_known(tmp_path: Path) -> None:
+@pytest.mark.parametrize("fmt", [(), ("--format", "plain"), ("--format", "rich")])
+def test_each_case_is_printed_as_soon_as_it_is_known(tmp_path: Path, fmt: tuple[str, ...]) -> None:
     fifo = tmp_path / "release"
-    proc, controller = _start_in_pty(tmp_path, fifo)
+    proc, controller = _start_in_pty(tmp_path, fifo, *fmt)
     seen = bytearray()
     try:
         read_until(controller, b"A first sample", seen)
         read_until(controller, b"running:", seen)  # the status line, while 02 waits
+        read_until(controller, b" s of 60 s", seen)  # the waited-for case's time, its limit
         assert b"Negative numbers" not in seen  # 02 is still waiting on the fifo
         with open(fifo, "w") as release:
             release.write("go")
@@ -110,13 +113,15 @@ def test_ctrl_c_keeps_what_was_printed_and_exits_130(tmp_path: Path) -> None:
             proc.kill()
         os.close(controller)
     assert b"Traceback" not in seen
+    # the status line ("running: ...") is cleared first: the interrupted line stands alone
+    assert b"\r\x1b[Kgrade: interrupted" in seen, seen
 
 
 def test_k_selects_cases_by_name_or_title(tmp_path: Path) -> None:
     result = grade(write(tmp_path, PASSES), "-k", "negative", "-k", "SINGLE", "--format", "json")
     assert [c["name"] for c in json.loads(result.stdout)["cases"]] == ["02-negative", "03-single"]
-    plain = grade(write(tmp_path, PASSES), "-k", "negative", "-k", "SINGLE").stdout
-    assert "2/2 cases passed, score 1.00 (2/2 points); 2 of 4 cases\n" in plain
+    printed = grade(write(tmp_path, PASSES), "-k", "negative", "-k", "SINGLE")  # as it goes
+    assert "2/2 cases passed, score 1.00 (2/2 points); 2 of 4 cases\n" in printed.stdout
     none = grade(write(tmp_path, PASSES), "-k", "nothing-like-it")
     assert none.exit_code == 2
     assert "no case matches -k nothing-like-it (the cases: 01-sample," in none.stderr
@@ -152,9 +157,37 @@ def test_q_shows_one_line_per_case_and_v_every_detail(tmp_path: Path) -> None:
     quiet = grade(wrong, "-q").stdout
     assert quiet.count("problem") == 1  # the first failure in full, then one line each
     assert len(quiet.splitlines()) < len(grade(wrong).stdout.splitlines())
-    verbose = grade(write(tmp_path, PASSES, "right.py"), "-v").stdout
+    right = write(tmp_path, PASSES, "right.py")
+    verbose = grade(right, "-v").stdout
     assert verbose.count("input     ") == 3  # the passing cases' details too (not the hidden one's)
-    assert grade(wrong, "-q", "-v").exit_code == 2
+    assert "input     " not in grade(right).stdout  # by default a pass is one line
+    both = grade(wrong, "-q", "-v")
+    assert both.exit_code == 2
+    assert both.stderr == "grade: error: -q and -v ask for opposite things: give one\n"
+
+
+def test_a_piped_check_writes_no_status_line(tmp_path: Path) -> None:
+    """The "running" line is for a terminal's stderr: a log or a pipe gets none of it."""
+    result = grade(write(tmp_path, PASSES))
+    assert result.exit_code == 0
+    assert "\x1b" not in result.stderr and "running:" not in result.stderr
+
+
+def test_a_report_written_to_a_file_keeps_q_v_and_diff(tmp_path: Path) -> None:
+    """-o writes the report whole at the end, not as it goes: with -q, -v and --diff still."""
+    wrong, right = write(tmp_path, "print(0)\n"), write(tmp_path, PASSES, "right.py")
+    report = tmp_path / "report.txt"
+
+    def written(script: Path, *args: str) -> str:
+        grade(script, *args, "-o", str(report))
+        return report.read_text()
+
+    whole = written(wrong)
+    quiet = written(wrong, "-q")
+    assert quiet.count("problem") == 1 and len(quiet.splitlines()) < len(whole.splitlines())
+    assert written(right, "-v").count("input     ") == 3
+    marked = "── expected (-) and your output (+), in full ──"
+    assert marked in written(wrong, "--diff") and marked not in whole
 
 
 def test_q_v_and_diff_shape_a_report_written_to_a_file_too(tmp_path: Path) -> None:

@@ -292,6 +292,25 @@ def test_add_case_secret_leaves_nothing_for_regen(course_copy: Root) -> None:
     assert run("regen", "add", "--check", *where).exit_code == 0
 
 
+def test_add_case_runs_the_known_wrong_solutions_in_the_chosen_sandbox(
+    course_copy: Root,
+) -> None:
+    """add-case rewrites mistakes.json from the known-wrong solutions run as regen runs them,
+    in the sandbox chosen (here off, where a run can read the reference): in another, a
+    solution that sees more would print otherwise, and regen --check would call it stale."""
+    reference = course_copy.material / "add" / "solution.py"
+    (course_copy.material / "add" / "wrong" / "peeks.py").write_text(
+        '"""Known wrong: answers by whether it sees the reference.\n\nexpect: wrong_answer\n"""\n'
+        f"import os\n\nprint(-1 if os.path.exists({str(reference)!r}) else -2)\n"
+    )
+    where = ("--sandbox", "off", "--root", str(course_copy.path))
+    assert run("regen", "add", *where).exit_code == 0
+    added = run("add-case", "add", "09-more", "--input", "-", *where, input=b"4 5\n")
+    assert added.exit_code == 0, added.stderr
+    again = run("regen", "add", "--check", *where)
+    assert again.exit_code == 0, again.output
+
+
 def test_add_case_refusals(course_copy: Root) -> None:
     where = ("--root", str(course_copy.path))
     invalid = run("add-case", "add", "x", "--input", "-", *where, input=b"1  2\n")

@@ -56,10 +56,12 @@ def regen(exercise: str, check_only: bool, sandbox_mode: str | None, root: Path 
         if not written:
             click.echo(f"{exercise}: every expected output matches the reference", err=True)
         return
-    derived = stale_derived(spec, sandbox)
+    outputs = stale_outputs(spec, runner=sandbox.run)
+    # the derived files come from the loaded cases, and a case without its .out does not load
+    missing = any(output.current is None for output in outputs)
+    derived = () if missing else stale_derived(spec, sandbox)
     for item in derived:
         click.echo(f"{item.path} is stale: {item.why} (grade regen {exercise})")
-    outputs = stale_outputs(spec, runner=sandbox.run)
     for output in outputs:
         click.echo(_stale_diff(output), nl=False)
     if outputs or derived:
@@ -311,7 +313,8 @@ def _survivor_text(exercise: str, survivor: Survivor, original: str) -> str:
     shown = (survivor.separating or b"").decode(errors="replace")
     lines = shown.splitlines()
     preview = "\n".join(f"    {line}" for line in lines[:6])
-    more = f"\n    … ({len(lines) - 6} more lines)" if len(lines) > 6 else ""
+    hidden = len(lines) - 6
+    more = f"\n    … ({hidden} more line{'s' if hidden > 1 else ''})" if hidden > 0 else ""
     return (
         survivor.mutant.diff(original)
         + f"  survives every case; this input tells it from the reference:\n{preview}{more}\n"
