@@ -14,7 +14,7 @@ import pytest
 from grader.judging.errors import InternalError
 from grader.judging.runs import Limits
 from grader.sandbox import portable
-from grader.sandbox.capped import READY, Capped
+from grader.sandbox.capped import Capped, up_header
 from grader.sandbox.runclock import Started
 
 PROCESSES = b"\ngrade: more than 64 processes at once; stopped\n"
@@ -26,7 +26,7 @@ def _started(status: int | None, *, over_limit: str | None = None, hidden: bool 
     never ends, killed or not)."""
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
-    os.write(out_w, READY + b"hi\n")
+    os.write(out_w, up_header(0.0) + b"hi\n")
     os.write(err_w, b"oops")
     os.close(out_w)
     os.close(err_w)
@@ -81,7 +81,7 @@ def test_a_pipe_held_open_keeps_neither_the_run_nor_the_grader() -> None:
     for; once the pipe ends, the reader closes it."""
     r, w = os.pipe()
     stream = os.fdopen(r, "rb", buffering=0)
-    os.write(w, READY + b"so far")
+    os.write(w, up_header(0.0) + b"so far")
     reader = Capped(stream, 1024, lambda: None, marked=True)
     assert reader.up.wait(10)
     assert (reader.join(within_s=0.0), reader.ready) == (b"so far", True)
@@ -94,7 +94,7 @@ def test_a_pipe_held_open_keeps_neither_the_run_nor_the_grader() -> None:
 def test_output_past_the_cap_is_cut_at_it_and_stops_the_run() -> None:
     r, w = os.pipe()
     stopped: list[bool] = []
-    os.write(w, READY + b"x" * 100)
+    os.write(w, up_header(0.0) + b"x" * 100)
     os.close(w)
     reader = Capped(os.fdopen(r, "rb", buffering=0), 64, lambda: stopped.append(True), True)
     assert (reader.join(10), reader.over, stopped) == (b"x" * 64, True, [True])
@@ -113,10 +113,43 @@ class _Failing(io.RawIOBase):
         self.reads += 1
         if self.reads > 1:
             raise self.error
-        return READY + b"up"
+        return up_header(0.0) + b"up"
 
 
 @pytest.mark.parametrize("error", [OSError(32, "Broken pipe"), ValueError("closed")])
 def test_a_read_that_fails_ends_the_stream_with_what_came(error: Exception) -> None:
     reader = Capped(_Failing(error), 1024, lambda: None, marked=True)  # type: ignore[arg-type]
     assert (reader.join(10), reader.ready, reader.over) == (b"up", True, False)
+
+
+class _Parts:
+    """A stream that returns ``parts`` one read at a time, then its end."""
+
+    def __init__(self, parts: list[bytes]) -> None:
+        self.parts = parts
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        return self.parts.pop(0) if self.parts else b""
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("parts", "shown", "cpu"),
+    [
+        ([up_header(0.25) + b"out"], b"out", 0.25),
+        ([up_header(0.25)[:5], up_header(0.25)[5:] + b"out"], b"out", 0.25),  # a pipe's parts
+        ([b"\x06" + b"not a number here!!" + b"!out"], b"out", None),  # up; its CPU unknown
+        ([b"Traceback"], b"Traceback", None),  # no header: the child failed before it was up
+    ],
+)
+def test_the_childs_header_says_it_is_up_and_what_its_start_used(
+    parts: list[bytes], shown: bytes, cpu: float | None
+) -> None:
+    reader = Capped(_Parts(parts), 1024, lambda: None, marked=True)  # type: ignore[arg-type]
+    assert (reader.join(10), reader.cpu_at_ready) == (shown, cpu)
+    assert reader.ready is (shown == b"out")

@@ -21,10 +21,10 @@ from grader.judging.runs import Limits
 from grader.judging.timing import cpu_cap_s
 from grader.sandbox import portable, runfolder
 
-# the child's part: its ready byte, then the script's (it echoes stdin, upper case, and exits
-# with the status it is given)
+# the child's part: its ready byte with the 0.5 s of CPU its start took, then the script's (it
+# echoes stdin, upper case, and exits with the status it is given)
 STAND_IN = (
-    "import os, sys\nos.write(1, b'\\x06')\n"
+    "import os, sys\nos.write(1, b'\\x06' + b'%020.6f' % 0.5)\n"
     "sys.stdout.write(sys.stdin.read().upper())\nsys.stdout.flush()\n"
     "sys.stderr.write(os.listdir('.')[0])\nsys.exit(int(sys.argv[1]))\n"
 )
@@ -62,8 +62,9 @@ class _Job:
         self.process.kill()  # the tree: here, the stand-in alone
 
     def cpu_s(self, process: subprocess.Popen[bytes]) -> float:
+        """The job's total: the run's own is the 1.25 s after the 0.5 s its start took."""
         assert process is self.process
-        return 1.25
+        return 1.75
 
     def peak_bytes(self) -> int | None:
         return 7 << 20
@@ -125,7 +126,9 @@ def test_a_windows_run_past_its_time_is_ended_by_its_job(
     windows: type[_Job], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # done at 0.8 s: past its limit, yet before a poll of a second would have looked
-    monkeypatch.setattr(_Job, "code", "import os, time\nos.write(1, b'\\x06')\ntime.sleep(0.8)\n")
+    monkeypatch.setattr(
+        _Job, "code", "import os, time\nos.write(1, b'\\x06' + b'0' * 20)\ntime.sleep(0.8)\n"
+    )
     script = tmp_path / "sleeps.py"
     script.write_text("import time\ntime.sleep(60)\n")
     done = portable.run(sys.executable, str(script), b"", Limits(time_s=0.3))

@@ -3,7 +3,9 @@
 Started by ``portable.py`` as ``python -I _portable_child.py CONFIG`` (a ``_protocol.ChildConfig``
 file, which holds nothing the run may not see: the portable runner isolates nothing). The byte
 ``READY`` on stdout, before anything the submission prints, tells the grader the child got that
-far: a failure before it is the grader's, never the student's.
+far: a failure before it is the grader's, never the student's. Twenty ASCII bytes follow it:
+the CPU seconds the child used to get there (the interpreter's start is the machine's, in CPU
+time as in wall time; ``capped.up_header``).
 
 On POSIX the child also watches fd 3, whose other end only the grader holds: when the grader
 goes, however it goes, the read returns and the child kills its own process group (macOS has no
@@ -124,7 +126,7 @@ def main(script: types.ModuleType) -> None:
     if os.name == "nt":  # print's "\n" as on Linux, not "\r\n": the same output, the same verdict
         sys.stdout.reconfigure(newline="\n")  # type: ignore[union-attr]
         sys.stderr.reconfigure(newline="\n")  # type: ignore[union-attr]
-    os.write(1, READY)
+    os.write(1, READY + b"%020.6f" % sum(os.times()[:2]))  # one write: read whole
     script.run_submission(shown, source, args)
 
 

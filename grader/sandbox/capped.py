@@ -10,6 +10,17 @@ from collections.abc import Callable
 from typing import IO
 
 READY = b"\x06"  # _portable_child.READY: the child is up, the script's clock starts
+# after it, the CPU seconds the child used to get up, in ASCII (_portable_child.up_header)
+_CPU_FIELD = 20
+HEADER = len(READY) + _CPU_FIELD
+
+
+def up_header(cpu_s: float) -> bytes:
+    """What the child writes on stdout before the script runs: the ready byte and the CPU time
+    its start took (the machine's, as the start's wall time is); as ``_portable_child`` does."""
+    return READY + b"%020.6f" % cpu_s
+
+
 _CHUNK = 65536
 # After the run's kill, how long its pipes are read on: what the killed processes wrote is
 # there at once; only a process the kill missed keeps a pipe open longer
@@ -24,6 +35,7 @@ class Capped:
         self.data = bytearray()
         self.ready = not marked
         self.ready_at = 0.0  # when the ready byte came: the script's clock starts there
+        self.cpu_at_ready: float | None = None  # what the child said its start used
         self.up = threading.Event()  # the ready byte came, or the stream ended without it
         self.over = False
         self._stream, self._cap, self._on_over, self._marked = stream, cap, over, marked
@@ -33,19 +45,22 @@ class Capped:
         self._thread.start()
 
     def _read(self) -> None:
-        first = self._marked
+        head: bytearray | None = bytearray() if self._marked else None
         try:
             with contextlib.suppress(OSError, ValueError):
                 while chunk := self._stream.read(_CHUNK):
-                    if first:
-                        first = False
-                        if chunk[:1] != READY:
-                            self.data += chunk  # not the child's: it failed before it was up
+                    if head is not None:
+                        head += chunk
+                        if head[:1] != READY:  # not the child's: it failed before it was up
+                            chunk, head = bytes(head), None
                             self.up.set()
+                        elif len(head) < HEADER:  # written at once; read in parts, maybe
                             continue
-                        self.ready_at = time.monotonic()
-                        self.ready, chunk = True, chunk[1:]
-                        self.up.set()
+                        else:
+                            self.ready_at = time.monotonic()
+                            self.cpu_at_ready = _seconds(bytes(head[len(READY) : HEADER]))
+                            self.ready, chunk, head = True, bytes(head[HEADER:]), None
+                            self.up.set()
                     self.data += chunk
                     if len(self.data) > self._cap:
                         del self.data[self._cap :]
@@ -70,3 +85,10 @@ class Capped:
                 return bytes(self.data)
         self._stream.close()
         return bytes(self.data)
+
+
+def _seconds(field: bytes) -> float | None:
+    try:
+        return float(field.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        return None

@@ -111,6 +111,9 @@ def _wait(started: Started, limits: Limits, running: Running | None) -> Outcome:
         up_by = started.start + start_allowance_s(limits.time_s)
         out.up.wait(max(0.0, up_by - time.monotonic()))
         begun = out.ready_at if out.ready else started.start
+        # and so is its CPU time: a compile check on a busy laptop (or Wine, which counts the
+        # start and little after it) read it as computing, and the script as "does not compile"
+        cpu_up = out.cpu_at_ready if out.ready else None
         # what kept it from a CPU, read before the kill leaves nothing to ask
         if out.ready:
             status, queued = wait_stretched(started, begun, limits.time_s)
@@ -126,6 +129,8 @@ def _wait(started: Started, limits: Limits, running: Running | None) -> Outcome:
             status = started.wait(KILLED_S)
         stdout, stderr = out.join(), err.join()
         cpu = started.cpu_s()
+        if cpu_up is not None:
+            cpu = max(0.0, cpu - cpu_up)
         peak = started.peak_bytes()  # before close: a Job Object's figures go with its handle
     finally:
         if running is not None:
