@@ -82,19 +82,24 @@ def remove_stale(parent: str, prefix: str, remove: Callable[[str], object]) -> N
         except OSError:
             continue  # another user's, no folder, gone since
         try:
-            found = os.fstat(held)
-            # another uid's folder is its grader's to remove (root included: a tree an
-            # ordinary user made is not root's to walk)
-            if found.st_uid != os.geteuid() or now - found.st_mtime < STALE_AFTER_S:
-                raise PermissionError(entry.path)
-            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(held)
-            continue  # not this uid's, too recent, or held: its process is alive
-        try:
-            remove(entry.path)
+            if _stale(held, now):
+                remove(entry.path)  # still held: no grader takes it meanwhile
         finally:
             os.close(held)
+
+
+def _stale(held: int, now: float) -> bool:
+    """Whether the open folder ``held`` is this uid's (a tree another user made is not even
+    root's to walk), nothing changed in it for ``STALE_AFTER_S``, and no process held it until
+    now: then it is ``held``'s."""
+    try:
+        found = os.fstat(held)
+        if found.st_uid != os.geteuid() or now - found.st_mtime < STALE_AFTER_S:
+            return False
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False  # held: its process is alive
+    return True
 
 
 def release(held: int | None) -> None:
