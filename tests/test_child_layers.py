@@ -3,9 +3,13 @@ layer and recording it, and the order the layers are applied in, as a probe repo
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import py_compile
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -73,3 +77,36 @@ def test_a_probe_reports_the_layers_in_the_order_they_are_applied() -> None:
         assert set(_child.LAYER_ORDER) >= {
             str(layer) for layer in probed if layer != "landlock_abi"
         }
+
+
+def _module_pair(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "layer.py"
+    path.write_text(text)
+    return path
+
+
+def test_a_layer_module_is_loaded_from_its_current_bytecode(tmp_path: Path) -> None:
+    from grader.sandbox import _child
+
+    path = _module_pair(tmp_path, "X = 1\n")
+    py_compile.compile(str(path), cfile=importlib.util.cache_from_source(str(path)))
+    stat = path.stat()
+    path.write_text("X = 2\n")  # same size, and the same time below: the cache still stands
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    found: dict[str, Any] = {}
+    exec(_child.cached_code(str(path)), found)
+    assert found["X"] == 1  # the bytecode's, so it was read rather than compiled
+
+
+def test_a_stale_or_missing_bytecode_is_compiled_and_never_written(tmp_path: Path) -> None:
+    from grader.sandbox import _child
+
+    path = _module_pair(tmp_path, "X = 1\n")
+    found: dict[str, Any] = {}
+    exec(_child.cached_code(str(path)), found)
+    assert found["X"] == 1
+    assert not (tmp_path / "__pycache__").exists()  # a run's process writes nothing there
+    py_compile.compile(str(path), cfile=importlib.util.cache_from_source(str(path)))
+    path.write_text("X = 22\n")  # another size: stale
+    exec(_child.cached_code(str(path)), found)
+    assert found["X"] == 22

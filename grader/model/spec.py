@@ -84,6 +84,13 @@ class _StrictLoader(yaml.SafeLoader):
     """SafeLoader that refuses duplicate keys instead of keeping the last one."""
 
 
+# libyaml's parser where PyYAML was built with it: ~10x faster, and an exercise's spec is read
+# before the fork servers can start. Its errors are worded otherwise: a text it refuses is read
+# again by the pure one, whose message (and line, column) a teacher then sees either way.
+class _FastStrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """CSafeLoader that refuses duplicate keys, as ``_StrictLoader`` does."""
+
+
 def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
     seen: set[Any] = set()
     for key_node, _ in node.value:
@@ -96,10 +103,8 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[An
     return loader.construct_mapping(node)
 
 
-_StrictLoader.add_constructor(
-    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
-    _construct_mapping,
-)
+for _loader in (_StrictLoader, _FastStrictLoader):
+    _loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 def read_yaml(path: Path) -> Any:
@@ -113,7 +118,11 @@ def read_yaml(path: Path) -> Any:
 def parse_yaml(path: Path, text: str) -> Any:
     """``text`` as YAML, strictly; errors name ``path``."""
     try:
-        return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass: no arbitrary objects
+        return yaml.load(text, Loader=_FastStrictLoader)  # safe loaders: no arbitrary objects
+    except yaml.YAMLError:
+        pass
+    try:
+        return yaml.load(text, Loader=_StrictLoader)
     except yaml.MarkedYAMLError as exc:
         # as compilers say it (file:line:column: problem), so editors jump to the place
         mark = exc.problem_mark or exc.context_mark

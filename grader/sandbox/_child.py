@@ -85,11 +85,25 @@ def _sibling(name: str, compiled: dict[str, Any]) -> types.ModuleType:
     module.__file__ = path
     code = compiled.get(name)
     if code is None:
-        with open(path, encoding="utf-8") as f:
-            code = compile(f.read(), path, "exec")
+        code = cached_code(path)
     exec(code, module.__dict__)
     _LOADED[name] = module
     return module
+
+
+def cached_code(path: str) -> types.CodeType:
+    """The code of the module at ``path``: from its bytecode in ``__pycache__`` where that is
+    current (checked against the source as an import checks it; pip writes it at install),
+    else compiled: a fork server's start compiled ~2,000 lines, ~15 ms before its first run.
+    Never written from here: a run's process leaves nothing in the grader's installation."""
+    from importlib.machinery import SourceFileLoader
+
+    class ReadOnly(SourceFileLoader):
+        def set_data(self, path: str, data: Any, *, _mode: int = 0o666) -> None:
+            pass
+
+    name = os.path.basename(path).removesuffix(".py")
+    return ReadOnly(name, path).get_code(name)  # type: ignore[return-value]
 
 
 def _die_with_parent() -> None:
