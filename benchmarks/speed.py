@@ -24,7 +24,9 @@ runs in a group of its own, which counts every process it starts, the fork serve
 and their runs included (a parent's rusage misses those: they are not its children's); else
 only the wall time is printed. Where the environment says PYTHONDONTWRITEBYTECODE, the grade
 processes get a cache folder of this run's own (PYTHONPYCACHEPREFIX): an installed grade has
-its bytecode, which pip writes, and start-up measured without it would be compile time.
+its bytecode, which pip writes, and start-up measured without it would be compile time; for
+the same reason each checkout's grader package is compiled beside its sources first, where pip
+puts it and where the fork servers (python -I) look.
 """
 
 from __future__ import annotations
@@ -153,6 +155,15 @@ def _environment(folder: Path) -> Iterator[dict[str, str]]:
     yield env
 
 
+def _installed_bytecode(python: Path, checkout: Path) -> None:
+    """The grader package's bytecode beside its sources, as pip writes it at install: a fork
+    server (``python -I``: no PYTHONPYCACHEPREFIX) loads its layer modules from there."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHONPYCACHE")}
+    subprocess.run(
+        [str(python), "-m", "compileall", "-q", str(checkout / "grader")], env=env, check=True
+    )
+
+
 def _load() -> str:
     one, five, fifteen = os.getloadavg()
     return f"load {one:.2f} {five:.2f} {fifteen:.2f}"
@@ -165,8 +176,12 @@ def main() -> None:
     parser.add_argument("--against", type=Path, help="another checkout, with its own .venv")
     args = parser.parse_args()
     checkouts = {"": Path(sys.executable)}
+    folders = [PROJECT]
     if args.against is not None:
         checkouts["@other"] = args.against.resolve() / ".venv" / "bin" / "python"
+        folders.append(args.against.resolve())
+    for python, folder in zip(checkouts.values(), folders, strict=True):
+        _installed_bytecode(python, folder)
     with tempfile.TemporaryDirectory() as tmp, _environment(Path(tmp)) as env:
         folder = Path(tmp)
         cases = _cases(folder)

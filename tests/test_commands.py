@@ -10,7 +10,8 @@ import pytest
 
 from grader.commands.checking import CheckOptions, start_check
 from grader.commands.classes import ClassOptions, start_class
-from grader.commands.planning import GradingOptions, plan_for
+from grader.commands.options import GradingOptions
+from grader.commands.planning import plan_for
 from grader.commands.trying import try_one
 from grader.judging.errors import SubmissionError, UsageError
 from grader.model.resources import Root, find_root

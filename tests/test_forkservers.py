@@ -189,3 +189,15 @@ def test_the_first_servers_runs_never_sweep_a_sibling_away(tmp_path: Path) -> No
         assert all(members == [pid] for pid, members in found), found
     finally:
         box.close()
+
+
+def test_a_server_never_asked_for_a_run_ends_quietly() -> None:
+    """Its first message unread, closing its control socket is a reset rather than an end of
+    file to it: that too is the grader gone (it ended by a traceback, status 1, without ending
+    its template)."""
+    box = replace(Sandbox.create(SandboxMode.AUTO).preloading(["numpy"]), _servers=ForkServers())
+    box.warm(1)
+    (server,) = _servers(box)
+    select.select([server._control], [], [], 60)  # it has spoken: its message waits, unread
+    box.close()
+    assert server.exit_status == 0

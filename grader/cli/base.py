@@ -22,7 +22,7 @@ from .. import ROOT_ENV, __version__
 from ..judging.errors import ExitCode, GraderError
 
 if TYPE_CHECKING:
-    from ..commands.planning import GradingOptions
+    from ..commands.options import GradingOptions
     from ..model.resources import Root
     from ..model.spec import Exercise
     from ..sandbox import Sandbox
@@ -285,7 +285,7 @@ def with_grading(command: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(command)
     def gathered(**kwargs: Any) -> Any:
-        from ..commands.planning import GradingOptions
+        from ..commands.options import GradingOptions
         from ..sandbox import Isolation, SandboxMode
 
         mode = kwargs.pop("sandbox_mode", None)
@@ -311,7 +311,7 @@ def loaded_early(exercise: str, root: Path | None, grading: GradingOptions) -> E
     """EXERCISE loaded and its fork servers started before the command's heavy imports, so that
     their start-up (numpy's import) overlaps those; None where it does not load, whose error
     the command's own ``load`` then says, after any error of its options as before."""
-    from ..commands.planning import start_servers
+    from ..commands.options import start_servers
 
     try:
         found = load(exercise, root)

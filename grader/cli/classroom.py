@@ -27,7 +27,7 @@ from .base import (
 )
 
 if TYPE_CHECKING:
-    from ..commands.planning import GradingOptions
+    from ..commands.options import GradingOptions
     from ..running.gradebook import Gradebook
 
 

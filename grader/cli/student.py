@@ -30,7 +30,7 @@ from .base import (
 
 if TYPE_CHECKING:
     from ..commands.checking import Check
-    from ..commands.planning import GradingOptions
+    from ..commands.options import GradingOptions
     from ..judging.records import Feedback
     from ..running.submissions import Submission
     from .live import Live

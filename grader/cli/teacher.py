@@ -21,7 +21,7 @@ from .base import (
 )
 
 if TYPE_CHECKING:
-    from ..commands.planning import GradingOptions
+    from ..commands.options import GradingOptions
     from ..judging.records import Visibility
     from ..model.resources import Root
     from ..sandbox import Sandbox

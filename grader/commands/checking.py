@@ -24,7 +24,8 @@ from ..running.plan import Plan
 from ..running.submissions import Submission, check_submission
 from ..teacher.authoring import add_case
 from ..teacher.fuzz import fuzz
-from .planning import GradingOptions, Say, plan_for
+from .options import GradingOptions
+from .planning import Say, plan_for
 
 
 @dataclass(frozen=True)

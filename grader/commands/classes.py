@@ -21,7 +21,8 @@ from ..running import batch
 from ..running.gradebook import Entry, Gradebook, Journal, Shard, merge
 from ..running.plan import Plan
 from ..running.submissions import Submission, identity
-from .planning import GradingOptions, Say, plan_for
+from .options import GradingOptions
+from .planning import Say, plan_for
 
 if TYPE_CHECKING:
     from ..running.rejudge import Rejudging

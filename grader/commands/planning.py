@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..judging.errors import UsageError
@@ -18,22 +17,11 @@ from ..model.resources import Root, RootKind
 from ..model.spec import Exercise
 from ..render.escape import safe
 from ..running.plan import Plan, open_sandbox, prepare
-from ..sandbox import Isolation, Sandbox, SandboxMode
-from ..sandbox.cpus import usable_cpus
+from ..sandbox import Sandbox, SandboxMode
 from .notices import sandbox_line
+from .options import GradingOptions, start_servers
 
 Say = Callable[[str], None]  # where a command's one-line notices go (stderr, at the CLI)
-
-
-@dataclass(frozen=True)
-class GradingOptions:
-    """What a command may set over the course's settings for the runs it makes."""
-
-    sandbox_mode: SandboxMode | None = None  # None: the course's, else auto
-    cases_dir: Path | None = None  # grade against this folder's cases instead
-    timeout_s: float | None = None  # per case, over the exercise's and the course's
-    jobs: int | None = None  # case-runs at once; None: the course's, else the CPUs
-    isolation: Isolation = Isolation.FORK
 
 
 def sandbox_mode(chosen: SandboxMode | None, where: Root) -> SandboxMode:
@@ -76,17 +64,6 @@ def plan_for(
         if elsewhere:
             say(f"{elsewhere} secret case(s) of {exercise.name} are not here: CI grades them")
     return plan
-
-
-def start_servers(exercise: Exercise, options: GradingOptions) -> None:
-    """Start the fork servers EXERCISE's runs will need, now: their interpreters' start and
-    numpy's import overlap whatever the grader imports and reads meanwhile. A command calls it
-    as soon as it has the exercise, before its own heavy imports; ``plan_for`` then finds them
-    started (a second call starts none)."""
-    if options.isolation is Isolation.FORK:
-        cpus = usable_cpus()
-        jobs = options.jobs or exercise.root.config.jobs
-        Sandbox.start_servers(exercise.preload, min(jobs or cpus, cpus))
 
 
 def refuse_own_course(exercise: Exercise, submissions: Sequence[Path], mode: SandboxMode) -> None:

@@ -9,7 +9,8 @@ from pathlib import Path
 from ..model.spec import Exercise
 from ..running.submissions import check_submission
 from ..teacher.playground import Tried, try_input
-from .planning import GradingOptions, Say, plan_for
+from .options import GradingOptions
+from .planning import Say, plan_for
 
 
 def try_one(

@@ -48,7 +48,12 @@ def _load_child() -> types.ModuleType:
 
 def _receive(control: socket.socket) -> tuple[dict[str, str], list[int]] | None:
     fds = array.array("i")
-    data, ancillary, _flags, _addr = control.recvmsg(1 << 16, socket.CMSG_SPACE(6 * fds.itemsize))
+    try:
+        data, ancillary, _flags, _addr = control.recvmsg(
+            1 << 16, socket.CMSG_SPACE(6 * fds.itemsize)
+        )
+    except ConnectionResetError:  # it went without reading this server's first message
+        return None
     if not data:
         return None  # the grader has gone
     for level, kind, payload in ancillary:

@@ -81,6 +81,7 @@ class ForkServer:
         self._pid = pid
         self._pidfd = os.pidfd_open(pid) if pid is not None else None
         self._joined: bool | None = None  # whether it is in its group: it says so once started
+        self.exit_status: int | None = None  # its wait status, once the grader has reaped it
         self._lock = threading.Lock()
 
     @classmethod
@@ -251,7 +252,7 @@ class ForkServer:
                 self._pidfd = None
         if self._spawned:  # a sibling is its first server's to reap
             with contextlib.suppress(ChildProcessError):
-                os.waitpid(self._pid or 0, 0)
+                self.exit_status = os.waitpid(self._pid or 0, 0)[1]
         if self.group is not None:
             cgroups.remove(self.group)
 
