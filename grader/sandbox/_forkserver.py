@@ -236,8 +236,9 @@ def _become_a_server(control: socket.socket, group: str) -> None:
     # not inherit this: a sibling sets it again.)
     _checked.prctl(_checked.PR_SET_CHILD_SUBREAPER, 1)
     joined = False
-    if group:  # first, before any thread starts: every task of every run is born in it
-        # (written here, not by cgroups.attach: its imports would show in every run)
+    if group:  # before any run: every task of every run is born in it (a preload's threads
+        # move with the process); written here, not by cgroups.attach: its imports would show
+        # in every run
         try:
             with open(os.path.join(group, "cgroup.procs"), "w") as f:
                 f.write(str(os.getpid()))
@@ -249,41 +250,38 @@ def _become_a_server(control: socket.socket, group: str) -> None:
 
 def _fork_siblings(control: socket.socket) -> socket.socket:
     """Fork a server per ``--sibling=GROUP``, on control sockets 4, 5...: each is this one
-    with its preloads in, and its own group. Returns the control socket to serve."""
+    with its preloads in, and its own group; then become one. Returns the socket to serve."""
     groups = [a.removeprefix("--sibling=") for a in sys.argv if a.startswith("--sibling=")]
     fds = [CONTROL_FD + 1 + i for i in range(len(groups))]
     # Every sibling's control socket stays open here until all are forked: a descriptor
     # closed meanwhile could come back as a pipe's, which a later sibling, closing the others'
     # sockets by number, would close under its own feet.
     for fd, group in zip(fds, groups, strict=True):
-        joined_r, joined_w = os.pipe()
-        pid = _fork()
-        if pid == 0:  # the sibling: single-threaded, no child yet, as a new server is
+        if _fork() == 0:  # the sibling: single-threaded, no child yet, as a new server is
             control.close()
-            os.close(joined_r)
             for other in fds:
                 if other != fd:
                     os.close(other)
             own = socket.socket(fileno=fd)
             _become_a_server(own, group)
-            os.close(joined_w)  # out of this server's group now
             return own
-        os.close(joined_w)  # no fork (pid -1): the read ends at once; the grader hears none
-        # Wait until it has left this group: a run served here meanwhile would end with every
-        # process left in the group killed, the sibling with them.
-        os.read(joined_r, 1)
-        os.close(joined_r)
+        # (no fork, -1: the grader hears nothing from that one, and replaces it)
     for fd in fds:
         os.close(fd)
+    # This server joins its group only now, at the same time as its siblings join theirs: a
+    # join waits for the kernel (cgroup v1: ~15 ms, the first in a while), which in front of
+    # the imports made the first run that much later, and a sibling forked from inside the
+    # group had to be waited for until it left (else a run's end, killing what is left in
+    # the group, killed it too). No run exists before: every task of every run is born in it.
+    _become_a_server(control, _option("--cgroup="))
     return control
 
 
 def main() -> None:
     global _checked
     control = socket.socket(fileno=CONTROL_FD)
-    child = _load_child()  # no thread, no run yet: the server becomes one right after
+    child = _load_child()
     _checked = child._sibling("prctl", {})
-    _become_a_server(control, _option("--cgroup="))
     user_site = _option("--user-site=")
     before = _data_bytes()
     if user_site:
