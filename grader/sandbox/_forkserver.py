@@ -173,17 +173,18 @@ def _data_bytes() -> int:
 
 def _fork() -> int:
     """``os.fork()``, tried again a few times while the process limit is full; -1 if it stays."""
-    import time
-
-    for wait in (0.0, 0.05, 0.2, 0.5):
-        time.sleep(wait)
+    for wait in (0.05, 0.2, 0.5, None):
         try:
             return os.fork()
         except BlockingIOError:
-            continue
+            if wait is None:
+                return -1
+            import time  # (not before: even a sleep of 0 gave the CPU away, at every run)
+
+            time.sleep(wait)
         except OSError:
             return -1
-    return -1
+    return -1  # pragma: no cover  (the last wait returns)
 
 
 def _become_the_run(env: dict[str, str], fds: list[int]) -> None:
