@@ -278,3 +278,52 @@ def test_a_real_compile_bomb_costs_at_most_the_early_runs(
     assert graded.report is not None
     assert "the compiler took more than 0.5 s" in graded.report.compile_error
     assert all(o.message.startswith("does not compile") for o in graded.report.outcomes)
+
+
+def _sized(plan: Plan) -> Plan:
+    """Three cases of ``add`` with inputs of other lengths (a comment line: the same sum)."""
+    base = plan.cases[0]
+    cases = [
+        replace(base, name=name, input=base.input + b"#" * pad + b"\n")
+        for name, pad in (("short", 0), ("long", 400), ("middle", 40))
+    ]
+    return replace(plan, cases=cases, jobs=1)
+
+
+def _started_inputs(plan: Plan) -> tuple[Plan, list[bytes]]:
+    started: list[bytes] = []
+
+    def recording(argv: Sequence[str], **kwargs: Any) -> Any:
+        if kwargs.get("source") != compiling.PROGRAM:
+            started.append(kwargs["stdin"])
+        return plan.runner(argv, **kwargs)
+
+    return replace(plan, runner=recording), started
+
+
+def test_the_longest_input_starts_first_and_reports_keep_case_order(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path
+) -> None:
+    """One worker: the cases start longest input first, so a long run is not the one left
+    alone at the end; the report is in case order all the same."""
+    plan, started = _started_inputs(_sized(plan_of(add, jobs=1)))
+    (graded,) = grade_submissions(plan, [read(_script(tmp_path, "right.py"))])
+    by_input = {case.input: case.name for case in plan.cases}
+    assert [by_input[given] for given in started] == ["long", "middle", "short"]
+    assert graded.report is not None
+    assert [o.case.name for o in graded.report.outcomes] == ["short", "long", "middle"]
+    assert graded.report.passed == 3
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [{"stop_after_failure": True}, {"skip_after_timeout": True}, {"max_time_per_submission": 60}],
+)
+def test_cases_start_in_case_order_where_a_rule_reads_it(
+    add: Exercise, plan_of: PlanFactory, tmp_path: Path, rule: dict[str, Any]
+) -> None:
+    """Which cases run after a failure or a time-out depends on the cases before them."""
+    plan, started = _started_inputs(replace(_sized(plan_of(add, jobs=1)), **rule))
+    grade_submissions(plan, [read(_script(tmp_path, "right.py"))])
+    by_input = {case.input: case.name for case in plan.cases}
+    assert [by_input[given] for given in started] == ["short", "long", "middle"]

@@ -286,11 +286,21 @@ def _launch(pool: Executor, plan: Plan, sub: Submission) -> _Flight:
         or plan.max_time_per_submission is not None
     )
     budget = Budget(plan) if limited else None
-    futures = [
-        pool.submit(_case_after_compile, plan, compiled, sub, case, budget, i, early)
-        for i, case in enumerate(plan.cases)
-    ]
-    return _Flight(sub, now(), compiled, futures, len(futures))
+    futures: dict[int, Future[CaseOutcome]] = {}
+    for i in run_order(plan.cases, by_case=limited):
+        case = plan.cases[i]
+        futures[i] = pool.submit(_case_after_compile, plan, compiled, sub, case, budget, i, early)
+    ordered = [futures[i] for i in range(len(plan.cases))]
+    return _Flight(sub, now(), compiled, ordered, len(ordered))
+
+
+def run_order(cases: Sequence[Case], *, by_case: bool) -> list[int]:
+    """The order a submission's cases start in: the longest input first (ties in case order),
+    so that the long runs overlap the short ones instead of ending a grading alone on one
+    worker; in case order where a rule reads it (a budget, a stop at the first failure: which
+    cases run depends on the ones before). Reports keep the case order either way."""
+    indices = range(len(cases))
+    return list(indices) if by_case else sorted(indices, key=lambda i: -len(cases[i].input))
 
 
 def grade_submissions(
