@@ -283,10 +283,10 @@ def test_a_real_compile_bomb_costs_at_most_the_early_runs(
 def _sized(plan: Plan) -> Plan:
     """Three cases of ``add`` with inputs of other lengths (a comment line: the same sum)."""
     base = plan.cases[0]
-    cases = [
+    cases = tuple(
         replace(base, name=name, input=base.input + b"#" * pad + b"\n")
         for name, pad in (("short", 0), ("long", 400), ("middle", 40))
-    ]
+    )
     return replace(plan, cases=cases, jobs=1)
 
 
