@@ -149,7 +149,8 @@ def _expected(rule: Any, args: Sequence[int], pid: int) -> int:
             for a in alternative
         ):
             return _ALLOW
-    return _ERRNO | getattr(errno, rule.errno)
+    refused: int = getattr(errno, rule.errno)
+    return _ERRNO | refused
 
 
 def _argument_sets(rule: Any, pid: int) -> list[list[int]]:
