@@ -452,3 +452,13 @@ def test_shrink_units_are_read_strictly(tmp_path: Path, fuzz_spec: str, message:
 
 def test_specdec_declares_its_rounds_and_pairs(specdec: Exercise) -> None:
     assert specdec.shrink == ShrinkUnits(("lines", "columns"), "|")
+
+
+def test_a_notebooks_finding_names_its_cells(add: Exercise, plan_of: PlanFactory) -> None:
+    """A finding's traceback names the notebook's cell and line, as its cases' do."""
+    notebook = DATA / "notebooks" / "add_crashes.ipynb"  # raises on a negative number
+    found = fuzz(plan_of(add), material(add), check_submission(notebook), count=20, seed=3)
+    assert found.finding is not None
+    assert f'File "{notebook}", cell 4, line 4, in total' in found.finding.stderr, (
+        found.finding.stderr
+    )
