@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from grader.sandbox import Isolation, Limits, Sandbox, SandboxMode, cgroups
-from grader.sandbox.forkserver import Child, ForkServer, ForkServers
+from grader.sandbox.forkserver import Child, ForkServer, ForkServers, ServerSpec
 
 FACTS = """
 import json, random, sys
@@ -201,3 +201,22 @@ def test_a_server_never_asked_for_a_run_ends_quietly() -> None:
     select.select([server._control], [], [], 60)  # it has spoken: its message waits, unread
     box.close()
     assert server.exit_status == 0
+
+
+def test_a_server_is_not_dumpable_while_it_imports_its_preloads(tmp_path: Path) -> None:
+    """Red team of issue 39: the server turned itself undumpable only after numpy's import,
+    where a run of the same uid without Landlock could write into its memory (/proc/PID/mem)
+    meanwhile, and every later run is a fork of it. A preload here says what it saw."""
+    (tmp_path / "says_dumpable.py").write_text(
+        "import ctypes, pathlib\n"
+        "libc = ctypes.CDLL(None)\n"
+        "pathlib.Path(__file__).with_name('seen').write_text(str(libc.prctl(3, 0, 0, 0, 0)))\n"
+    )
+    spec = ServerSpec(sys.executable, ("says_dumpable",), {}, str(tmp_path))
+    servers = ForkServer.start(spec)
+    try:
+        assert servers[0].pid  # it has spoken: its imports are done
+        assert (tmp_path / "seen").read_text() == "0"  # PR_GET_DUMPABLE during the import
+    finally:
+        for server in servers:
+            server.close()

@@ -221,21 +221,27 @@ def _option(flag: str) -> str:
 _group = ""  # this server's control group, where it has one
 
 
-def _become_a_server(control: socket.socket, group: str) -> None:
-    """Not dumpable, the subreaper of what its runs leave, in ``group``; then say so."""
-    global _group
-    _group = group
+def _harden() -> None:
+    """Not dumpable, and the subreaper of what its runs leave: first thing, before its imports."""
     # No PR_SET_PDEATHSIG here: it fires when the grader *thread* that started the server ends
     # (a worker of a pool). The server ends when its control socket does, which the kernel
     # closes however the grader ends; its children die with it (theirs is set by this thread).
     # Not dumpable: where neither namespaces nor Landlock apply, a run of the same uid could
     # otherwise write into this server's memory (/proc/PID/mem), and every later fork has its
-    # layout. Each child turns it back on for itself.
+    # layout; from the start, since what it writes during the imports stays there too (set
+    # after them, the red team wrote into a starting server for 70-100 ms). A fork inherits
+    # it; each child turns it back on for itself.
     _checked.prctl(_checked.PR_SET_DUMPABLE, 0)
     # What a run leaves behind (an init its P did not reap) is adopted here, not by PID 1,
     # which in a container may never reap: this server reaps it (_reap_adopted). (A fork does
     # not inherit this: a sibling sets it again.)
     _checked.prctl(_checked.PR_SET_CHILD_SUBREAPER, 1)
+
+
+def _become_a_server(control: socket.socket, group: str) -> None:
+    """In ``group``; then say so. (Hardened already: ``_harden``.)"""
+    global _group
+    _group = group
     joined = False
     if group:  # before any run: every task of every run is born in it (a preload's threads
         # move with the process); written here, not by cgroups.attach: its imports would show
@@ -264,6 +270,7 @@ def _fork_siblings(control: socket.socket) -> socket.socket:
                 if other != fd:
                     os.close(other)
             own = socket.socket(fileno=fd)
+            _harden()
             _become_a_server(own, group)
             return own
         # (no fork, -1: the grader hears nothing from that one, and replaces it)
@@ -283,6 +290,7 @@ def main() -> None:
     control = socket.socket(fileno=CONTROL_FD)
     child = _load_child()
     _checked = child._sibling("prctl", {})
+    _harden()
     user_site = _option("--user-site=")
     before = _data_bytes()
     if user_site:
