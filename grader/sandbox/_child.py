@@ -94,7 +94,7 @@ def _sibling(name: str, compiled: dict[str, Any]) -> types.ModuleType:
 def cached_code(path: str) -> types.CodeType:
     """The code of the module at ``path``: from its bytecode in ``__pycache__`` where that is
     current (checked against the source as an import checks it; pip writes it at install),
-    else compiled: a fork server's start compiled ~2,000 lines, ~15 ms before its first run.
+    else compiled: a fork server's start compiled ~2,000 lines, ~10 ms before its first run.
     Never written from here: a run's process leaves nothing in the grader's installation."""
     from importlib.machinery import SourceFileLoader
 
