@@ -715,7 +715,7 @@ def test_the_first_time_out_on_a_terminal_says_that_x_stops_there(tmp_path: Path
     loop = tmp_path / "loop.py"
     loop.write_text("while True:\n    pass\n")
     env = {**os.environ, "GRADE_ROOT": str(COURSE), "NO_COLOR": "1"}
-    args = ["add", str(loop), "--timeout", "0.5", "-k", "01-sample", "-k", "02-negative"]
+    args = ["add", str(loop), "--timeout", "0.2", "-k", "01-sample", "-k", "02-negative"]
     shown = _on_a_terminal(*args, env=env)
     assert shown.count("timeout") >= 2 and shown.count(EXITFIRST_TIP) == 1, shown
     one = args[:-2]  # one time-out is enough to say it, or not

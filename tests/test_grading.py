@@ -107,10 +107,10 @@ MATCH_BOMB = f"match x:\n    case C({CAPTURES}):\n        pass\n"  # ~5 GB unbou
                 pytest.mark.slow,  # 2 s to reach the memory limit; the time bomb stays default
             ],
         ),
-        (  # keyword arguments: ~4 s of compiling, under a half-second limit
+        (  # keyword arguments: ~4 s of compiling, under a 0.3 s limit
             "f(" + ", ".join(f"k{i}=1" for i in range(20000)) + ")\n",
-            ("--timeout", "0.5"),
-            "the compiler took more than 0.5 s",
+            ("--timeout", "0.3"),
+            "the compiler took more than 0.3 s",
         ),
     ],
     ids=["memory", "time"],

@@ -260,9 +260,9 @@ def test_a_real_compile_bomb_costs_at_most_the_early_runs(
     add: Exercise, plan_of: PlanFactory, tmp_path: Path
 ) -> None:
     """A script whose compiling takes longer than the time limit (20,000 keyword arguments,
-    ~4 s, under 0.5 s): each of its case-runs would take that limit too; at most the early
+    ~4 s, under 0.3 s): each of its case-runs would take that limit too; at most the early
     ones run, whatever the machine's speed, and every case says it does not compile."""
-    plan = plan_of(add, jobs=3, time_s=0.5)
+    plan = plan_of(add, jobs=3, time_s=0.3)
     runs: list[str] = []
 
     def counted(argv: Sequence[str], **kwargs: Any) -> Any:
@@ -276,7 +276,7 @@ def test_a_real_compile_bomb_costs_at_most_the_early_runs(
     )
     assert len(runs) <= early_cases(plan.jobs) < len(plan.cases)
     assert graded.report is not None
-    assert "the compiler took more than 0.5 s" in graded.report.compile_error
+    assert "the compiler took more than 0.3 s" in graded.report.compile_error
     assert all(o.message.startswith("does not compile") for o in graded.report.outcomes)
 
 

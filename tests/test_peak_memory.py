@@ -284,7 +284,9 @@ def test_a_gradebook_reads_back_the_memory_it_wrote(memory_mb: int) -> None:
     """The JSON keeps a peak to a tenth of a MB; a share computed from the exact bytes read
     back from that tenth otherwise (0.021 written, 0.02 read): the typed round trip of a
     batch's gradebook differed in 1 of ~3 runs (CI dry run of 2f5d25e and later)."""
-    for peak in range(1 << 20, 400 << 20, 37_117):  # every tenth of a MB, and between
+    # every tenth of a MB and between, to 48 MB: the share written from the exact bytes differs
+    # from the one read back at 65 of these peaks for 512 MB and 1000 MB, 510 for 64 MB
+    for peak in range(1 << 20, 48 << 20, 37_117):
         case = replace(_case("a", 0.1, 0), peak_bytes=peak, memory_mb=memory_mb)
         written = to_dict(Feedback("add", "a.py", (case,), started_at="2026-12-07T00:00:00"))
         again = feedback_from_dict(json.loads(json.dumps(written))).cases[0]

@@ -664,7 +664,7 @@ def test_a_process_in_a_session_of_its_own_ends_with_the_run(
     box = timed_box
     script = write(tmp_path, "escapes.py", ESCAPES)
     # (the clock starts with the script: its forks and its line come first, however busy)
-    result = box.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=1))
+    result = box.run([PYTHON, str(script)], stdin=b"", limits=Limits(time_s=0.5))
     assert result.limit_hit in (LimitHit.WALL_TIME, LimitHit.CPU_TIME), result
     # the escapee holds stdout open and never ends: a grader that waited on it would wait on
     # after its time, beyond the wait for a CPU the machine's load gave it (queued_s)

@@ -8,12 +8,12 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import Golden
+from conftest import Golden, copy_root
 
 from grader.cli import cli
 from grader.judging.errors import UsageError
@@ -25,12 +25,24 @@ from grader.running.rejudge import CaseResult, Rejudging, Results, Row, read_res
 HOSTILE = "=eve\x1b[2J\u202e"  # a formula, a terminal control and a bidi override
 
 
-@pytest.fixture
-def room(tmp_path: Path, course_copy: Root) -> Path:
+@dataclass(frozen=True)
+class Gradebooks:
+    """Two real batches of the fixture class: ``old`` (JSON), then ``new_json`` and ``new_csv``
+    after 03-single's expected output changed from 7 to 8."""
+
+    old: Path
+    new_json: Path
+    new_csv: Path
+
+
+@pytest.fixture(scope="module")
+def gradebooks(course: Root, tmp_path_factory: pytest.TempPathFactory) -> Gradebooks:
     """alice right, bob dropping the last number, carol crashing on negatives, dave binary, and
-    a hostile name always printing 8."""
-    material = course_copy.material / "add"
-    room = tmp_path / "class"
+    a hostile name always printing 8; graded once for the tests that only read the results."""
+    tmp = tmp_path_factory.mktemp("rejudge")
+    copy = copy_root(course, tmp / "course")
+    material = copy.material / "add"
+    room = tmp / "class"
     for name, source in [
         ("alice", material / "solution.py"),
         ("bob", material / "wrong" / "drops_last_number.py"),
@@ -42,7 +54,13 @@ def room(tmp_path: Path, course_copy: Root) -> Path:
     (room / "dave" / "solution.py").write_bytes(b"\x7fELF\x00\x01binary")
     (room / HOSTILE).mkdir()
     (room / HOSTILE / "solution.py").write_text("print(8)\n")
-    return room
+    books = Gradebooks(tmp / "old.json", tmp / "new.json", tmp / "new.csv")
+    where = ["--root", str(copy.path)]
+    assert _grade("batch", "add", str(room), "--json", str(books.old), *where).returncode == 0
+    (copy.cases / "add" / "public" / "03-single.out").write_text("8\n")
+    both = ["--csv", str(books.new_csv), "--json", str(books.new_json)]
+    assert _grade("batch", "add", str(room), *both, *where).returncode == 0
+    return books
 
 
 def _grade(*args: str) -> subprocess.CompletedProcess[str]:
@@ -52,30 +70,14 @@ def _grade(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_compare_lists_exactly_the_submissions_a_changed_case_flips(
-    course_copy: Root, room: Path, tmp_path: Path
+    gradebooks: Gradebooks,
 ) -> None:
     """Done-when of issue 36: two real batches, 03-single's expected output changed from 7 to 8
     in between: alice and carol (who printed 7) now fail it, the name printing 8 now passes it,
     bob (printing 0) fails it both times and dave's binary is no script either time."""
-    where = ["--root", str(course_copy.path)]
-    old, new = tmp_path / "old.json", tmp_path / "new.csv"
-    assert _grade("batch", "add", str(room), "--json", str(old), *where).returncode == 0
-    (course_copy.cases / "add" / "public" / "03-single.out").write_text("8\n")
-    assert (
-        _grade(
-            "batch",
-            "add",
-            str(room),
-            "--csv",
-            str(new),
-            "--json",
-            str(tmp_path / "new.json"),
-            *where,
-        ).returncode
-        == 0
-    )
+    old, new, new_json = gradebooks.old, gradebooks.new_csv, gradebooks.new_json
 
-    for other in (new, tmp_path / "new.json"):  # the CSV gradebook, and the JSON one
+    for other in (new, new_json):  # the CSV gradebook, and the JSON one
         ran = _grade("compare", str(old), str(other), "--format", "json")
         assert ran.returncode == 1, ran.stderr
         found = json.loads(ran.stdout)
@@ -93,20 +95,18 @@ def test_compare_lists_exactly_the_submissions_a_changed_case_flips(
         ]
         assert [(k["old"], k["new"]) for k in flips[hostile]] == [("wrong_answer", "passed")]
         assert found["only_old"] == found["only_new"] == []
-    said = json.loads(
-        _grade("compare", str(old), str(tmp_path / "new.json"), "--format", "json").stdout
-    )
+    said = json.loads(_grade("compare", str(old), str(new_json), "--format", "json").stdout)
     alice = next(c for c in said["changed"] if c["submission"] == "alice")
     message = alice["cases"][0]["message"]
     assert message and "8" in message  # the new side's message, from the JSON gradebook
 
-    text = _grade("compare", str(old), str(tmp_path / "new.json"))
+    text = _grade("compare", str(old), str(new_json))
     assert text.returncode == 1
     assert "\x1b" not in text.stdout and "\u202e" not in text.stdout
     assert "=eve\\x1b[2J\\u202e: score" in text.stdout
     assert "  03-single: passed -> wrong_answer: " in text.stdout
     assert text.stdout.endswith(
-        f"add: 3 of 5 submissions changed, 0 only in {old}, 0 only in {tmp_path / 'new.json'}\n"
+        f"add: 3 of 5 submissions changed, 0 only in {old}, 0 only in {new_json}\n"
     )
 
     same = _grade("compare", str(old), str(old))
@@ -114,13 +114,9 @@ def test_compare_lists_exactly_the_submissions_a_changed_case_flips(
 
 
 def test_a_reviewed_list_lets_the_expected_changes_through(
-    course_copy: Root, room: Path, tmp_path: Path
+    gradebooks: Gradebooks, tmp_path: Path
 ) -> None:
-    where = ["--root", str(course_copy.path)]
-    old, new = tmp_path / "old.json", tmp_path / "new.json"
-    assert _grade("batch", "add", str(room), "--json", str(old), *where).returncode == 0
-    (course_copy.cases / "add" / "public" / "03-single.out").write_text("8\n")
-    assert _grade("batch", "add", str(room), "--json", str(new), *where).returncode == 0
+    old, new = gradebooks.old, gradebooks.new_json
     reviewed = tmp_path / "reviewed.json"
     reviewed.write_text(_grade("compare", str(old), str(new), "--format", "json").stdout)
     ran = _grade("compare", str(old), str(new), "--expect", str(reviewed))
