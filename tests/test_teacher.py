@@ -12,11 +12,14 @@ from click.testing import CliRunner, Result
 from conftest import DATA, Golden
 
 from grader.cli import cli
-from grader.judging.records import Visibility
+from grader.judging.records import Case, CaseOutcome, Report, Verdict, Visibility
 from grader.model.cases import own_cases
+from grader.model.material import WrongSolution
 from grader.model.resources import Root
-from grader.model.spec import load_exercise
+from grader.model.spec import Clause, load_exercise
 from grader.sandbox import Sandbox
+from grader.teacher.catching import caught_in_public
+from grader.teacher.clauses import Exercised, listing
 from grader.teacher.verify import Status, Verification, judges_limit_s, margin_status, verify
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -424,3 +427,36 @@ def test_verify_fails_ties_that_only_some_writings_break(root: Root, tmp_path: P
     assert "FAIL" in line
     assert "reciprocal.py fails 01-reciprocal-breaks" in line
     assert "decimal_direct.py fails 03-decimal-breaks" in line
+
+
+def _case(name: str, *, secret: bool, visibility: Visibility) -> Case:
+    return Case(name, b"1\n", "1", name, visibility=visibility, secret=secret)
+
+
+# (secret, visibility): whether practice shows the case whole. A teacher may hide a public case
+# (visibility: hidden) or show a secret one in CI's reports (visible): neither is practice's.
+SHOWN_IN_PRACTICE = [
+    (False, Visibility.VISIBLE, True),
+    (False, Visibility.HIDDEN, False),
+    (False, Visibility.AFTER_DUE_DATE, False),
+    (True, Visibility.VISIBLE, False),
+    (True, Visibility.HIDDEN, False),
+]
+
+
+@pytest.mark.parametrize(("secret", "visibility", "shown"), SHOWN_IN_PRACTICE)
+def test_a_case_practice_shows_whole_is_shipped_and_shows_its_details(
+    secret: bool, visibility: Visibility, shown: bool
+) -> None:
+    """One rule for what verify, --clauses and ``grade try`` call a public case: catching.py
+    read only ``secret``, so a mistake caught only by a public case marked hidden was said to
+    be caught in public, where the student sees a title and nothing to act on."""
+    case = _case("c", secret=secret, visibility=visibility)
+    assert case.shown_in_practice is shown
+    outcome = CaseOutcome(case, Verdict.WRONG_ANSWER, "wrong", 0.1)
+    report = Report("add", "wrong.py", (outcome,))
+    wrong = WrongSolution(Path("wrong.py"), Verdict.WRONG_ANSWER, "a mistake.")
+    (caught,) = caught_in_public([wrong], [report])
+    assert caught.public == (("c",) if shown else ())
+    clause = Exercised(Clause("a clause."), (case,))
+    assert listing("add", [clause]).endswith("      c (public)\n" if shown else "      c\n")

@@ -130,6 +130,13 @@ class Case:
     sample: bool = False
     secret: bool = False  # from secret/ (or a --cases folder): never shipped to students
 
+    @property
+    def shown_in_practice(self) -> bool:
+        """A student has this case before submitting and sees it whole when it fails: shipped
+        (not secret) and its visibility shows details. What verify, ``--clauses`` and ``grade
+        try`` call a public case; a report's own rule is ``SHOWS_DETAILS`` alone."""
+        return not self.secret and SHOWS_DETAILS[self.visibility]
+
 
 @dataclass(frozen=True)
 class CaseOutcome:

@@ -1,9 +1,9 @@
 """Which public cases catch each known mistake (``grade verify``'s "public cases" row).
 
-A public case is shown in full; a secret one only by its title. A known mistake (a wrong
-solution under ``reference/NAME/wrong/``) that fails no public case is one a student can make,
-see fail, and learn nothing about: verify warns of it, and ``--clauses`` lists each mistake
-with the public cases that fail it.
+A public case (``Case.shown_in_practice``) is shown in full; any other only by its title. A
+known mistake (a wrong solution under ``reference/NAME/wrong/``) that fails no public case is one
+a student can make, see fail, and learn nothing about: verify warns of it, and ``--clauses``
+lists each mistake with the public cases that fail it.
 """
 
 from __future__ import annotations
@@ -32,7 +32,9 @@ def caught_in_public(wrong: Sequence[WrongSolution], reports: Sequence[Report]) 
         Caught(
             solution.path.name,
             solution.mistake,
-            tuple(o.case.name for o in report.outcomes if not o.case.secret and not o.passed),
+            tuple(
+                o.case.name for o in report.outcomes if o.case.shown_in_practice and not o.passed
+            ),
         )
         for solution, report in zip(wrong, reports, strict=True)
     ]

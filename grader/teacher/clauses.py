@@ -80,7 +80,7 @@ def listing(name: str, found: Sequence[Exercised]) -> str:
         return f"{name}: no clauses: declare them in the spec (clauses: [{{text: ..., ...}}])\n"
     lines = [f"{name} clauses:"]
     for item in found:
-        shown = ", ".join(c.name + ("" if c.secret else " (public)") for c in item.cases)
+        shown = ", ".join(c.name + (" (public)" if c.shown_in_practice else "") for c in item.cases)
         lines.append(f"  {item.clause.text}")
         lines.append(f"      {shown or 'warn: no case exercises it'}")
     return "\n".join(lines) + "\n"

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from ..judging.errors import ExitCode, GraderError
 from ..judging.judge import RIGHT_ANYWAY
-from ..judging.records import SHOWS_DETAILS, Case, CaseOutcome, Comparison, Verdict
+from ..judging.records import Case, CaseOutcome, Comparison, Verdict
 from ..model.material import Material, material, validate
 from ..render.escape import safe
 from ..running.grading import run_case
@@ -76,7 +76,7 @@ def _same_input(one: bytes, other: bytes) -> bool:
 def _public_case(plan: Plan, data: bytes) -> Case | None:
     """The case of the plan, shown in full to students, whose input ``data`` is."""
     for case in plan.cases:
-        if SHOWS_DETAILS[case.visibility] and not case.secret and _same_input(case.input, data):
+        if case.shown_in_practice and _same_input(case.input, data):
             return case
     return None
 
@@ -92,7 +92,7 @@ def try_input(plan: Plan, submission: Submission, data: bytes) -> Tried:
     found = _material(plan)
     invalid = validate(found, data) if found is not None else None
     reference = None
-    names = [c.name for c in plan.cases if SHOWS_DETAILS[c.visibility] and not c.secret]
+    names = [c.name for c in plan.cases if c.shown_in_practice]
     why = "no reference solution here to compare with" + (
         f"; to compare with a case's expected output, run: grade {plan.exercise.name} "
         f"{safe(str(submission.path))} -k NAME ({', '.join(names[:4])}"

@@ -174,7 +174,7 @@ def _clauses(found: Sequence[Exercised]) -> Check:
     if bare:
         shown = "; ".join(repr(text) for text in bare[:3])
         return Check("clauses", Status.WARN, f"{len(bare)} of {len(found)} with no case: {shown}")
-    public = sum(1 for item in found if any(not c.secret for c in item.cases))
+    public = sum(1 for item in found if any(c.shown_in_practice for c in item.cases))
     return Check("clauses", Status.OK, f"{len(found)} each with a case ({public} a public one)")
 
 
