@@ -335,12 +335,28 @@ def test_an_unclosed_quote_or_another_encoding_is_refused(tmp_path: Path) -> Non
         read_sheet(path)
 
 
-def test_a_map_the_csv_module_refuses_is_a_usage_error(tmp_path: Path) -> None:
-    """The review's: a --map cell past the csv module's field limit was exit 4."""
+def test_a_map_with_a_huge_cell_reads_whole(tmp_path: Path) -> None:
+    """The review's: a --map cell past the csv module's field limit was exit 4; the map is read
+    as the roster is (sheet.py), which has no such limit."""
     pairs = tmp_path / "pairs.csv"
     pairs.write_text(f"submission,value\nalice,{'x' * 200_000}\n")
-    with pytest.raises(UsageError, match=r"pairs\.csv"):
-        read_pairs(pairs)
+    assert read_pairs(pairs) == {"alice": "x" * 200_000}
+
+
+@pytest.mark.parametrize(
+    ("encoding", "delimiter"),
+    [("utf-8", ","), ("utf-8-sig", ","), ("utf-16", "\t"), ("utf-8", "\t")],
+)
+def test_a_map_is_read_as_the_roster_is(tmp_path: Path, encoding: str, delimiter: str) -> None:
+    """A spreadsheet saves the map as it saves the roster: UTF-16 and tab-separated from
+    Excel's "Unicode Text", a byte order mark from "CSV UTF-8". The map was read by the csv
+    module as UTF-8 with commas only: the roster's rules (sheet.py) now read both files."""
+    pairs = tmp_path / "pairs.csv"
+    rows = [["submission", "value"], ["alice", "a@x.edu"], ['b "2", c', "José"], ["", ""]]
+    lines = [delimiter.join(f'"{c}"' if '"' in c or "," in c else c for c in r) for r in rows]
+    text = "\r\n".join(line.replace('"2"', '""2""') for line in lines) + "\r\n"
+    pairs.write_bytes(text.encode(encoding))
+    assert read_pairs(pairs) == {"alice": "a@x.edu", 'b "2", c': "José"}
 
 
 def test_a_short_record_is_filled_out_before_its_value(tmp_path: Path) -> None:

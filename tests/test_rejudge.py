@@ -3,6 +3,8 @@ output changed; and the rules of a comparison as tables over gradebooks made by 
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import shutil
 import subprocess
@@ -252,16 +254,38 @@ def test_the_report_formats(golden: Golden, name: str, render: Callable[[Rejudgi
     golden(name, render(found))
 
 
-def test_a_csv_gradebook_the_csv_module_refuses_is_a_usage_error(tmp_path: Path) -> None:
+def test_a_csv_gradebook_with_a_huge_cell_reads_whole(tmp_path: Path) -> None:
     """The review's: a cell past the csv module's field limit (131,072 characters) raised
-    csv.Error, which grade compare turned into exit 4."""
+    csv.Error, which grade compare turned into exit 4. Read as an LMS export is (sheet.py),
+    there is no such limit."""
     book = tmp_path / "g.csv"
     book.write_text(
         "submission,score,points,max_points,passed,total,error,01\n"
         f"alice,1.0000,1,1,1,1,{'x' * 200_000},passed\n"
     )
-    with pytest.raises(UsageError, match=r"g\.csv"):
-        read_results(book)
+    (row,) = read_results(book).rows
+    assert row.problem == "x" * 200_000
+
+
+@pytest.mark.parametrize(
+    ("encoding", "delimiter"), [("utf-8-sig", ","), ("utf-16", "\t"), ("utf-8", "\t")]
+)
+def test_a_csv_gradebook_a_spreadsheet_saved_again_reads_the_same(
+    gradebooks: Gradebooks, tmp_path: Path, encoding: str, delimiter: str
+) -> None:
+    """A teacher opens the gradebook in a spreadsheet and saves it ("CSV UTF-8" adds a byte
+    order mark, "Unicode Text" is UTF-16 with tabs): compare read it as UTF-8 with commas and
+    refused it. The CSV is read as the LMS export is (sheet.py)."""
+    text = gradebooks.new_csv.read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    assert any("," in cell for row in rows for cell in row)  # a quoted comma, as Excel keeps it
+    again = io.StringIO(newline="")
+    csv.writer(again, delimiter=delimiter, lineterminator="\r\n").writerows(rows)
+    saved = tmp_path / "saved.csv"
+    saved.write_bytes(again.getvalue().encode(encoding))
+    there, here = read_results(gradebooks.new_csv), read_results(saved)
+    assert (here.case_names, here.rows) == (there.case_names, there.rows)
+    assert len(here.rows) == 5
 
 
 @pytest.mark.parametrize("side", ["old", "new"])

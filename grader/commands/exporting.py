@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from pathlib import Path
 
 from ..files import refuse_overwriting, write_atomically
@@ -26,15 +24,9 @@ def export_scores(gradebook: Path, roster: Path, out: Path, options: ExportOptio
 
 def read_pairs(path: Path) -> dict[str, str]:
     """``--map``: a CSV of two columns, the submission's name and the roster's value, after a
-    header row; ``UsageError`` for a name given twice."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read the map {path}: {exc}") from exc
-    try:
-        rows = list(csv.reader(io.StringIO(text, newline="")))
-    except csv.Error as exc:  # a cell past the module's field limit; a NUL on Python 3.10
-        raise UsageError(f"cannot read the map {path}: {exc}") from None
+    header row; ``UsageError`` for a name given twice. Read as the roster is (``read_sheet``):
+    the same spreadsheet saves both, in the same encoding and with the same separator."""
+    rows = [record.values for record in read_sheet(path).records]
     pairs: dict[str, str] = {}
     for number, row in enumerate(rows, start=1):
         if number == 1 or not any(row):

@@ -275,7 +275,8 @@ def judge_raw(
 def diagnose_raw(exercise: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> Any:
     """The known mistake the page's results are, once every case is judged, by grade's own
     rule (``mistakes.py``) over the exercise's mistakes (``site.py`` wrote them): as
-    ``grade --format json``'s ``diagnoses`` entry, or None."""
+    ``grade --format json``'s ``diagnoses`` entry, with the line grade's reports print for it
+    (``summary``, worded once in ``Diagnosis``), or None."""
     printed = {c["name"]: dict(c.get("printed") or {}) for c in exercise["cases"]}
     known = Mistakes(dict(exercise.get("mistakes") or {}), printed)
     seen = (
@@ -291,7 +292,12 @@ def diagnose_raw(exercise: Mapping[str, Any], results: Sequence[Mapping[str, Any
     found = known.diagnose(s for s in seen if s is not None)
     if found is None:
         return None
-    return {"mistake": found.mistake, "hint": found.message, "cases": list(found.cases)}
+    return {
+        "mistake": found.mistake,
+        "hint": found.message,
+        "cases": list(found.cases),
+        "summary": found.summary,
+    }
 
 
 def run_case(

@@ -9,8 +9,7 @@ A change is a score or a case's verdict that differs; a message alone that diffe
 
 from __future__ import annotations
 
-import csv
-import io
+import codecs
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -20,6 +19,7 @@ from ..judging.errors import ExitCode, UsageError
 from ..render.classbook import CSV_HEADER, FORMULA_START, cell
 from ..render.rejudge_report import KIND
 from .gradebook import Gradebook
+from .sheet import Sheet, sheet_of
 
 
 @dataclass(frozen=True)
@@ -109,12 +109,12 @@ class Rejudging:
 def read_results(path: Path) -> Results:
     """A JSON or CSV gradebook, told apart by its content; ``UsageError`` for anything else."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
+        data = path.read_bytes()
+    except OSError as exc:
         raise UsageError(f"cannot read gradebook {path}: {exc}") from exc
-    if text.lstrip().startswith("{"):
+    if data.removeprefix(codecs.BOM_UTF8).lstrip().startswith(b"{"):
         return _from_book(str(path), Gradebook.load(path))
-    return _from_csv(str(path), text)
+    return _from_csv(str(path), sheet_of(data, path))
 
 
 def _from_book(label: str, book: Gradebook) -> Results:
@@ -139,11 +139,10 @@ def _from_book(label: str, book: Gradebook) -> Results:
     )
 
 
-def _from_csv(label: str, text: str) -> Results:
-    try:
-        table = list(csv.reader(io.StringIO(text, newline="")))
-    except csv.Error as exc:  # a cell past the module's field limit; a NUL on Python 3.10
-        raise UsageError(f"{label} is a damaged gradebook: {exc}") from None
+def _from_csv(label: str, sheet: Sheet) -> Results:
+    # read as an LMS export is: a teacher may have opened the gradebook in a spreadsheet and
+    # saved it (a byte order mark, UTF-16, tabs)
+    table = [record.values for record in sheet.records]
     if not table or tuple(table[0][: len(CSV_HEADER)]) != CSV_HEADER:
         raise UsageError(f"{label} is not a grade gradebook (from grade batch --json or --csv)")
     header = table[0]

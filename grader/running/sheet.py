@@ -84,11 +84,18 @@ class Sheet:
 
 def read_sheet(path: Path) -> Sheet:
     """A CSV (or, where its first line holds a tab, tab-separated) file in UTF-8 or, by its
-    byte order mark, UTF-16 (Blackboard's download); ``UsageError`` for anything else."""
+    byte order mark, UTF-16 (Blackboard's download); ``UsageError`` for anything else. The one
+    way grade reads a CSV a person may have saved from a spreadsheet: an LMS export, a
+    ``--map``, a CSV gradebook."""
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror}") from exc
+    return sheet_of(data, path)
+
+
+def sheet_of(data: bytes, path: Path) -> Sheet:
+    """``read_sheet`` of the bytes read from ``path``."""
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         encoding = "utf-16"
     elif data.startswith(codecs.BOM_UTF8):
@@ -98,7 +105,7 @@ def read_sheet(path: Path) -> Sheet:
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise UsageError(f"{path} is not UTF-8 (save it from the LMS as UTF-8 CSV)") from exc
+        raise UsageError(f"{path} is not UTF-8 (save it as CSV UTF-8)") from exc
     first = text.split("\n", 1)[0]
     delimiter = "\t" if "\t" in first else ","
     return Sheet(text, encoding, delimiter, tuple(_records(text, delimiter, path)))

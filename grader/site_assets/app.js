@@ -449,7 +449,7 @@ async function named(exercise, cases, judged) {
   } catch (error) {
     return;  // naming a mistake only helps: the verdicts stand without it
   }
-  if (found) row(diagnosis, "mistake", `${found.hint} (on ${found.cases.join(", ")})`, "mistake");
+  if (found) row(diagnosis, "mistake", found.summary, "mistake");  // worded as grade's reports
 }
 
 fetch(NAME + ".json").then((response) => response.json()).then((exercise) => {
