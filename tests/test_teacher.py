@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -12,9 +13,10 @@ from click.testing import CliRunner, Result
 from conftest import DATA, Golden
 
 from grader.cli import cli
+from grader.judging.errors import ExerciseError
 from grader.judging.records import Case, CaseOutcome, Report, Verdict, Visibility
 from grader.model.cases import own_cases
-from grader.model.material import WrongSolution
+from grader.model.material import Material, WrongSolution, generate_each, validate_each
 from grader.model.resources import Root
 from grader.model.spec import Clause, load_exercise
 from grader.sandbox import Sandbox
@@ -460,3 +462,31 @@ def test_a_case_practice_shows_whole_is_shipped_and_shows_its_details(
     assert caught.public == (("c",) if shown else ())
     clause = Exercised(Clause("a clause."), (case,))
     assert listing("add", [clause]).endswith("      c (public)\n" if shown else "      c\n")
+
+
+def test_the_teachers_tools_run_at_once_and_answer_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """verify validated each case, and generated each of its 24 inputs, one interpreter after
+    the other; they now run a CPU's worth at once (seed 0 waits for seed 1 to have started:
+    alone, it gives up), the answers in the inputs' order and the first failure in that order
+    the one raised."""
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    (tmp_path / "validate.py").write_text(
+        "import sys\nn = int(sys.stdin.read())\nsys.exit(f'{n} is odd' if n % 2 else 0)\n"
+    )
+    (tmp_path / "generate.py").write_text(
+        "import os, sys, time\nseed, size = map(int, sys.argv[1:])\n"
+        "marker = os.path.join(os.path.dirname(__file__), 'started-1')\n"
+        "if seed == 1:\n    open(marker, 'w').close()\n"
+        "for _ in range(3000 if seed == 0 else 0):  # the first waits for the second\n"
+        "    if os.path.exists(marker):\n        break\n    time.sleep(0.01)\n"
+        "else:\n    if seed == 0:\n        sys.exit('ran alone')\n"
+        "sys.exit('seed 3 fails') if seed == 3 else print(seed * size)\n"
+    )
+    found = Material(tmp_path)
+    inputs = [str(n).encode() for n in range(6)]
+    assert validate_each(found, inputs) == [None, "1 is odd", None, "3 is odd", None, "5 is odd"]
+    assert generate_each(found, [(0, 2), (1, 2), (2, 5)]) == [b"0\n", b"2\n", b"10\n"]
+    with pytest.raises(ExerciseError, match="seed 3 fails"):
+        generate_each(found, [(2, 1), (3, 1), (4, 1)])

@@ -11,11 +11,15 @@ another formula, another loop shape), which every case must accept.
 from __future__ import annotations
 
 import ast
+import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from ..judging.errors import ExerciseError, InternalError
 from ..judging.printed import decode, last_line
@@ -24,6 +28,8 @@ from .spec import Exercise
 
 _EXPECT = re.compile(r"^expect:\s*(\w+)\s*$", re.MULTILINE)
 TOOL_TIMEOUT_S = 60  # validators and generators are the teacher's own, trusted code
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 
 
 @dataclass(frozen=True)
@@ -93,6 +99,26 @@ def validate(m: Material, data: bytes) -> str | None:
         return None
     why = last_line(decode(done.stderr or done.stdout))
     return why or f"rejected (exit code {done.returncode})"
+
+
+def validate_each(m: Material, inputs: Sequence[bytes]) -> list[str | None]:
+    """``validate`` of each input, in order, a validator per CPU at once."""
+    return _at_once(lambda data: validate(m, data), inputs)
+
+
+def generate_each(m: Material, asked: Sequence[tuple[int, int]]) -> list[bytes]:
+    """``generate`` of each (seed, size), in order, a generator per CPU at once; the first
+    failure in that order raises."""
+    return _at_once(lambda pair: generate(m, *pair), asked)
+
+
+def _at_once(work: Callable[[_T], _R], items: Sequence[_T]) -> list[_R]:
+    # each item is an interpreter's start (~15 ms) and a little work: one after the other, verify
+    # spent 0.35-0.7 s on an exercise's 20-40 inputs with a CPU idle
+    if len(items) < 2:
+        return [work(item) for item in items]
+    with ThreadPoolExecutor(max_workers=min(len(items), os.cpu_count() or 1)) as pool:
+        return list(pool.map(work, items))
 
 
 def generate(m: Material, seed: int, size: int) -> bytes:

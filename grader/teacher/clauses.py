@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ..judging.errors import ExerciseError
 from ..judging.records import Case
-from ..model.material import TOOL_TIMEOUT_S, Material, generate
+from ..model.material import TOOL_TIMEOUT_S, Material, generate_each
 from ..model.spec import Clause, Exercise
 from .checks import Check, Status
 
@@ -96,7 +96,7 @@ def never_generated(exercise: Exercise, teacher: Material) -> list[Clause]:
     predicates = sorted({c.holds for c in exercise.clauses if c.holds is not None})
     if not predicates:
         return []
-    texts = [generate(teacher, seed, size).decode("utf-8", "replace") for seed, size in GENERATED]
+    texts = [data.decode("utf-8", "replace") for data in generate_each(teacher, GENERATED)]
     holding = _run(teacher, predicates, texts)
     return [c for c in exercise.clauses if c.holds is not None and not holding[c.holds]]
 

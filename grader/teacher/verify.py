@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..judging.errors import ExerciseError, GraderError
 from ..judging.records import Case, Report, Verdict
-from ..model.material import Material, WrongSolution, material, validate
+from ..model.material import Material, WrongSolution, material, validate_each
 from ..model.resources import Root
 from ..model.spec import Exercise, load_exercise
 from ..running.grading import grade, grade_many
@@ -181,7 +181,8 @@ def _clauses(found: Sequence[Exercised]) -> Check:
 def _inputs(teacher: Material, cases: tuple[Case, ...]) -> Check:
     if not teacher.validator.is_file():
         return Check("inputs", Status.WARN, "no validate.py: inputs are not checked")
-    rejected = [(c.name, why) for c in cases if (why := validate(teacher, c.input)) is not None]
+    found = validate_each(teacher, [c.input for c in cases])
+    rejected = [(c.name, why) for c, why in zip(cases, found, strict=True) if why is not None]
     if rejected:
         shown = "; ".join(f"{n}: {why}" for n, why in rejected[:3])
         return Check("inputs", Status.FAIL, f"{len(rejected)} rejected by validate.py: {shown}")
