@@ -104,7 +104,7 @@ import json, sys
 from grader.sandbox import Limits, Sandbox, SandboxMode
 from grader.sandbox.types import Isolation
 box = Sandbox.create(SandboxMode(sys.argv[1]), isolation=Isolation(sys.argv[2]))
-run = box.run([sys.executable, sys.argv[3]], stdin=b"", limits=Limits(time_s=1))
+run = box.run([sys.executable, sys.argv[3]], stdin=b"", limits=Limits(time_s=0.6))
 print(json.dumps([run.stdout.decode(), run.limit_hit, run.peak_bytes]))
 box.close()
 """
