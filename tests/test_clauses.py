@@ -5,6 +5,7 @@ row)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -13,11 +14,11 @@ from conftest import PlanFactory
 
 from grader.cli import cli
 from grader.judging.errors import ExerciseError
-from grader.model.material import material
+from grader.model.material import Material, material
 from grader.model.resources import Root
 from grader.model.spec import Clause, load_exercise
 from grader.sandbox import Sandbox
-from grader.teacher.clauses import exercised, generated_check
+from grader.teacher.clauses import exercised, generated_check, holds_of
 from grader.teacher.verify import Status, verify
 
 PREDICATES = """
@@ -209,3 +210,40 @@ def test_breaking_the_central_rule_fails_a_public_case(
     public = replace(plan, cases=tuple(c for c in plan.cases if not c.secret))
     wrong = material(exercise).folder / "wrong" / CENTRAL[name][1]
     assert not all(c.passed for c in grade(public, wrong).outcomes)
+
+
+SHARED = """
+import os, time
+
+
+def missing(text):  # a predicate may have any name, this one too
+    return "x" in text
+
+
+def first(text):  # waits for second, run by another process: alone, it gives up
+    marker = os.path.join(os.path.dirname(__file__), "second-ran")
+    for _ in range(3000):
+        if os.path.exists(marker):
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def second(text):
+    open(os.path.join(os.path.dirname(__file__), "second-ran"), "w").close()
+    return text == "b"
+"""
+
+
+def test_predicates_are_shared_among_processes_and_any_name_is_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """quantize's 20 predicates each read its 1.5 MB input in one process (2.7 s of verify's
+    10); they are now dealt among a process per CPU. A predicate named ``missing`` was read as
+    the program saying some were missing."""
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    (tmp_path / "validate.py").write_text(SHARED)
+    found = holds_of(Material(tmp_path), ["first", "second", "missing"], ["a", "b", "x"])
+    assert found == {"first": {0, 1, 2}, "missing": {2}, "second": {1}}
+    with pytest.raises(ExerciseError, match=r"exports no predicate absent$"):
+        holds_of(Material(tmp_path), ["zzz", "absent", "missing"], ["a"])  # dealt apart

@@ -12,6 +12,7 @@ subprocess of their own, never in the grader's process.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -19,13 +20,14 @@ from dataclasses import dataclass
 
 from ..judging.errors import ExerciseError
 from ..judging.records import Case
-from ..model.material import TOOL_TIMEOUT_S, Material, generate_each
+from ..model.material import TOOL_TIMEOUT_S, Material, at_once, generate_each
 from ..model.spec import Clause, Exercise
 from .checks import Check, Status
 
-# reads {"predicates": [...], "inputs": [...]} on stdin, prints {predicate: [input index, ...]}
-# or {"missing": [...]}; the validator's folder first on sys.path, as when it runs (it checks
-# an input under `if __name__ == "__main__":`, so that importing it checks nothing)
+# reads {"predicates": [...], "inputs": [...]} on stdin, prints {"holds": {predicate: [input
+# index, ...]}} or {"missing": [...]} (a predicate may be named "missing"); the validator's
+# folder first on sys.path, as when it runs (it checks an input under `if __name__ ==
+# "__main__":`, so that importing it checks nothing)
 _PROGRAM = """
 import json, sys
 request = json.load(sys.stdin)
@@ -35,8 +37,9 @@ missing = [n for n in request["predicates"] if not callable(getattr(validate, n,
 if missing:
     json.dump({"missing": missing}, sys.stdout)
     sys.exit(0)
-json.dump({n: [i for i, text in enumerate(request["inputs"]) if getattr(validate, n)(text)]
-           for n in request["predicates"]}, sys.stdout)
+holds = {n: [i for i, text in enumerate(request["inputs"]) if getattr(validate, n)(text)]
+         for n in request["predicates"]}
+json.dump({"holds": holds}, sys.stdout)
 """
 
 
@@ -59,7 +62,7 @@ def exercised(exercise: Exercise, teacher: Material, cases: Sequence[Case]) -> l
             raise ExerciseError(exercise.spec_path, f"clause names no such case: {unknown[0]}")
     predicates = sorted({c.holds for c in exercise.clauses if c.holds is not None})
     texts = [c.input.decode("utf-8", "replace") for c in cases]
-    holding = _run(teacher, predicates, texts) if predicates else {}
+    holding = holds_of(teacher, predicates, texts) if predicates else {}
     return [
         Exercised(
             clause,
@@ -97,11 +100,31 @@ def never_generated(exercise: Exercise, teacher: Material) -> list[Clause]:
     if not predicates:
         return []
     texts = [data.decode("utf-8", "replace") for data in generate_each(teacher, GENERATED)]
-    holding = _run(teacher, predicates, texts)
+    holding = holds_of(teacher, predicates, texts)
     return [c for c in exercise.clauses if c.holds is not None and not holding[c.holds]]
 
 
-def _run(teacher: Material, predicates: list[str], texts: Sequence[str]) -> dict[str, set[int]]:
+def holds_of(teacher: Material, predicates: list[str], texts: Sequence[str]) -> dict[str, set[int]]:
+    """The inputs each predicate holds of: the predicates shared among a process per CPU
+    (each reads every input: a large one is what they take their time on)."""
+    shares = min(len(predicates), os.cpu_count() or 1)
+    found: dict[str, set[int]] = {}
+    missing: list[str] = []
+    for lacks, part in at_once(lambda g: _run_one(teacher, g, texts), _dealt(predicates, shares)):
+        missing += lacks
+        found.update(part)
+    if missing:
+        raise ExerciseError(teacher.validator, f"exports no predicate {min(missing)}")
+    return found
+
+
+def _dealt(items: list[str], hands: int) -> list[list[str]]:
+    return [items[i::hands] for i in range(hands)] if hands > 1 else [items]
+
+
+def _run_one(
+    teacher: Material, predicates: list[str], texts: Sequence[str]
+) -> tuple[list[str], dict[str, set[int]]]:
     request = {"predicates": predicates, "inputs": list(texts)}
     argv = [sys.executable, "-c", _PROGRAM, str(teacher.folder)]
     try:
@@ -115,8 +138,8 @@ def _run(teacher: Material, predicates: list[str], texts: Sequence[str]) -> dict
         raise ExerciseError(teacher.validator, f"a clause predicate failed: {''.join(why)}")
     found = json.loads(done.stdout)
     if "missing" in found:
-        raise ExerciseError(teacher.validator, f"exports no predicate {found['missing'][0]}")
-    return {name: set(indexes) for name, indexes in found.items()}
+        return [str(name) for name in found["missing"]], {}
+    return [], {name: set(indexes) for name, indexes in found["holds"].items()}
 
 
 def generated_check(exercise: Exercise, teacher: Material) -> list[Check]:
