@@ -222,6 +222,30 @@ def test_watch_grades_each_saved_version_once_and_goes_on_after_a_broken_save(
     )
 
 
+def test_ctrl_c_while_the_watch_waits_ends_it_as_an_interrupt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C most often lands while watchfiles waits for a save. watchfiles catches it there
+    and ends its loop quietly unless asked to raise it: the watch would then end as if done,
+    exit 0, where the CLI's Ctrl-C is 130 (the real-process test's SIGINT may land in a
+    grading instead, so it did not tell). The stand-in does what watchfiles does with the
+    option."""
+    script = tmp_path / "mine.py"
+    script.write_text("print(1)\n")
+
+    def watch(folder: Path, **options: object) -> Iterator[set[tuple[int, str]]]:
+        try:
+            raise KeyboardInterrupt  # the user's Ctrl-C, as the wait sees it
+        except KeyboardInterrupt:
+            if options.get("raise_interrupt", True):
+                raise
+        yield set()  # never reached when it raises
+
+    monkeypatch.setitem(sys.modules, "watchfiles", SimpleNamespace(watch=watch))
+    with pytest.raises(KeyboardInterrupt):
+        watch_and_regrade(script, lambda: _graded((True,)))
+
+
 def test_a_save_made_while_the_first_grading_runs_is_graded(tmp_path: Path) -> None:
     """Saved before the watcher listens, a version makes no event: the watch still finds it
     at its next half-second look (a real watchfiles)."""
