@@ -197,6 +197,8 @@ def test_tokens_are_what_single_spaces_separate() -> None:
     """As the statements write inputs: a tab is part of a token, never a place to cut."""
     assert shrink(b"a\tb\n", lambda d: b"b" in d) == b"a\tb\n"
     assert shrink(b"a  b\n", lambda d: b"b" in d) == b"b\n"
+    columns = ShrinkUnits(("columns",), "|")  # and in a column of a part: the same word
+    assert shrink(b"a\tb c|d e\n", lambda d: b"b" in d, columns) == b"a\tb|d\n"
 
 
 def _course_with(tmp_path: Path, course: Root, name: str, text: str) -> Exercise:
