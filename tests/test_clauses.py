@@ -5,7 +5,6 @@ row)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ from grader.judging.errors import ExerciseError
 from grader.model.material import Material, material
 from grader.model.resources import Root
 from grader.model.spec import Clause, load_exercise
-from grader.sandbox import Sandbox
+from grader.sandbox import Sandbox, cpus
 from grader.teacher.clauses import exercised, generated_check, holds_of
 from grader.teacher.verify import Status, verify
 
@@ -241,7 +240,7 @@ def test_predicates_are_shared_among_processes_and_any_name_is_one(
     """quantize's 20 predicates each read its 1.5 MB input in one process (2.7 s of verify's
     10); they are now dealt among a process per CPU. A predicate named ``missing`` was read as
     the program saying some were missing."""
-    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(cpus, "usable_cpus", lambda: 2)
     (tmp_path / "validate.py").write_text(SHARED)
     found = holds_of(Material(tmp_path), ["first", "second", "missing"], ["a", "b", "x"])
     assert found == {"first": {0, 1, 2}, "missing": {2}, "second": {1}}

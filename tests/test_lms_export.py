@@ -359,6 +359,17 @@ def test_a_map_is_read_as_the_roster_is(tmp_path: Path, encoding: str, delimiter
     assert read_pairs(pairs) == {"alice": "a@x.edu", 'b "2", c': "José"}
 
 
+def test_a_tab_in_a_cell_of_a_file_of_cr_lines_is_no_separator(tmp_path: Path) -> None:
+    """The review's: the separator was read off the text before the first LF, which in a file
+    of CR line ends (Excel's "CSV (Macintosh)") is the whole file: one tab in any cell made
+    every line tab-separated, and a --map read {'alice,a': 'b'}."""
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_bytes(b"submission,value\ralice,a\tb\r")
+    assert read_pairs(pairs) == {"alice": "a\tb"}
+    pairs.write_bytes(b"submission\tvalue\ralice\ta,b\r")  # tab-separated: its first line
+    assert read_pairs(pairs) == {"alice": "a,b"}
+
+
 def test_a_short_record_is_filled_out_before_its_value(tmp_path: Path) -> None:
     """The review's: a spreadsheet drops a row's trailing empty cells, and a score for a field
     past such a row's end was dropped while the summary counted it filled; added per-case

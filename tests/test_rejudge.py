@@ -3,6 +3,7 @@ output changed; and the rules of a comparison as tables over gradebooks made by 
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -286,6 +287,19 @@ def test_a_csv_gradebook_a_spreadsheet_saved_again_reads_the_same(
     there, here = read_results(gradebooks.new_csv), read_results(saved)
     assert (here.case_names, here.rows) == (there.case_names, there.rows)
     assert len(here.rows) == 5
+    saved.write_bytes((again.getvalue() + "\r\n").encode(encoding))  # a blank last line
+    assert read_results(saved).rows == there.rows
+
+
+def test_a_json_gradebook_saved_with_a_byte_order_mark_reads_the_same(
+    gradebooks: Gradebooks, tmp_path: Path
+) -> None:
+    """The review's: compare took a BOM'd file for JSON, then the gradebook's reader refused
+    the BOM ("Unexpected UTF-8 BOM"): an editor on Windows adds one when it saves."""
+    saved = tmp_path / "saved.json"
+    saved.write_bytes(codecs.BOM_UTF8 + gradebooks.old.read_bytes())
+    there, here = read_results(gradebooks.old), read_results(saved)
+    assert (here.case_names, here.rows) == (there.case_names, there.rows)
 
 
 @pytest.mark.parametrize("side", ["old", "new"])

@@ -132,10 +132,11 @@ class Case:
 
     @property
     def shown_in_practice(self) -> bool:
-        """A student has this case before submitting and sees it whole when it fails: shipped
-        (not secret) and its visibility shows details. What verify, ``--clauses`` and ``grade
-        try`` call a public case; a report's own rule is ``SHOWS_DETAILS`` alone."""
-        return not self.secret and SHOWS_DETAILS[self.visibility]
+        """A student has this case before submitting and sees it whole when it fails: what
+        verify, ``--clauses`` and ``grade try`` call a public case. The folder decides: the
+        loader refuses a public case whose visibility is not visible, and a secret one whose
+        visibility is (``model/cases.py``); a report's own rule is ``SHOWS_DETAILS``."""
+        return not self.secret
 
 
 @dataclass(frozen=True)

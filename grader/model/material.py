@@ -11,25 +11,21 @@ another formula, another loop shape), which every case must accept.
 from __future__ import annotations
 
 import ast
-import os
 import re
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
 
 from ..judging.errors import ExerciseError, InternalError
 from ..judging.printed import decode, last_line
 from ..judging.records import Verdict
+from ..sandbox.cpus import at_once
 from .spec import Exercise
 
 _EXPECT = re.compile(r"^expect:\s*(\w+)\s*$", re.MULTILINE)
 TOOL_TIMEOUT_S = 60  # validators and generators are the teacher's own, trusted code
-_T = TypeVar("_T")
-_R = TypeVar("_R")
 
 
 @dataclass(frozen=True)
@@ -110,16 +106,6 @@ def generate_each(m: Material, asked: Sequence[tuple[int, int]]) -> list[bytes]:
     """``generate`` of each (seed, size), in order, a generator per CPU at once; the first
     failure in that order raises."""
     return at_once(lambda pair: generate(m, *pair), asked)
-
-
-def at_once(work: Callable[[_T], _R], items: Sequence[_T]) -> list[_R]:
-    """``work`` of each item, in order, on a thread per CPU: for the teacher's tools, each
-    item a process of its own (one after the other, verify spent 0.35-0.7 s on an exercise's
-    20-40 inputs, and 2.7 s on quantize's clause predicates, with a CPU idle)."""
-    if len(items) < 2:
-        return [work(item) for item in items]
-    with ThreadPoolExecutor(max_workers=min(len(items), os.cpu_count() or 1)) as pool:
-        return list(pool.map(work, items))
 
 
 def generate(m: Material, seed: int, size: int) -> bytes:

@@ -123,7 +123,7 @@ class Gradebook:
     def load(cls, path: Path) -> Gradebook:
         """A gradebook file written by ``grade batch --json``; ``UsageError`` for anything else."""
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(path.read_text(encoding="utf-8-sig"))  # a BOM: re-saved on Windows
         except RecursionError as exc:
             raise UsageError(f"{path} is a damaged gradebook: nested too deep") from exc
         except (OSError, ValueError) as exc:

@@ -9,10 +9,9 @@ student-visible feedback only.
 
 from __future__ import annotations
 
-import signal
 import socket
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_completed
+from concurrent.futures import Executor, Future, as_completed
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -27,6 +26,7 @@ from ..judging.printed import path_text
 from ..judging.records import Case, CaseFeedback, CaseOutcome, Course, Report, Verdict
 from ..judging.runs import RunResult
 from ..judging.timing import BUSY_RETRIES
+from ..sandbox.cpus import worker_pool
 from .checker_runs import comparator_for
 from .compiling import compile_error
 from .notebooks import CellMap
@@ -180,20 +180,6 @@ def report(
         compile_error=compile_error,
         course=Course(root.name, path_text(root.path), root.kind.value),
     )
-
-
-def _main_thread_takes_signals() -> None:
-    # A process-directed signal goes to any thread that does not block it. Were Ctrl-C delivered
-    # to a worker (blocked in poll on a run), the main thread, waiting on a lock, would never
-    # wake to raise KeyboardInterrupt; blocked here, it can only reach the main thread.
-    # (Windows runs every signal handler in the main thread, and has no pthread_sigmask)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
-
-
-def worker_pool(workers: int) -> ThreadPoolExecutor:
-    """Threads for case-runs; signals stay with the main thread, which handles them."""
-    return ThreadPoolExecutor(max_workers=workers, initializer=_main_thread_takes_signals)
 
 
 @dataclass(eq=False)  # hashed by identity: one per submission in flight

@@ -149,6 +149,8 @@ def _from_csv(label: str, sheet: Sheet) -> Results:
     case_names = tuple(_name(n) for n in header[len(CSV_HEADER) :])
     rows = []
     for number, fields in enumerate(table[1:], start=2):
+        if not any(fields):  # a blank line (an editor's last one): no submission
+            continue
         if len(fields) != len(header):
             raise UsageError(f"{label} is a damaged gradebook: line {number} has other columns")
         error = _name(fields[6])

@@ -106,7 +106,7 @@ def sheet_of(data: bytes, path: Path) -> Sheet:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
         raise UsageError(f"{path} is not UTF-8 (save it as CSV UTF-8)") from exc
-    first = text.split("\n", 1)[0]
+    first = text.split("\n", 1)[0].split("\r", 1)[0]  # LF, CR LF, or CR alone (an old Mac's)
     delimiter = "\t" if "\t" in first else ","
     return Sheet(text, encoding, delimiter, tuple(_records(text, delimiter, path)))
 

@@ -1,4 +1,5 @@
-"""How many CPUs this process may use: the default number of runs at once.
+"""How many CPUs this process may use (the default number of runs at once), and the threads
+that use them.
 
 ``os.cpu_count`` counts the machine's CPUs, not this process's: a CI container limited to two
 CPUs on a 64-CPU host, or a job pinned to a few cores, would start 64 runs that starve each
@@ -10,7 +11,14 @@ from __future__ import annotations
 
 import math
 import os
+import signal
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 
 _CGROUP_ROOT = Path("/sys/fs/cgroup")
 
@@ -71,3 +79,28 @@ def usable_cpus(root: Path = _CGROUP_ROOT) -> int:
     if quota is not None:
         counts.append(quota)
     return max(1, min(counts))
+
+
+def _main_thread_takes_signals() -> None:
+    # A process-directed signal goes to any thread that does not block it. Were Ctrl-C delivered
+    # to a worker (blocked in poll on a run), the main thread, waiting on a lock, would never
+    # wake to raise KeyboardInterrupt; blocked here, it can only reach the main thread.
+    # (Windows runs every signal handler in the main thread, and has no pthread_sigmask)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+
+
+def worker_pool(workers: int) -> ThreadPoolExecutor:
+    """Threads for case-runs and tools; signals stay with the main thread, which handles them."""
+    return ThreadPoolExecutor(max_workers=workers, initializer=_main_thread_takes_signals)
+
+
+def at_once(work: Callable[[_T], _R], items: Sequence[_T]) -> list[_R]:
+    """``work`` of each item, in order, on a thread per usable CPU: for the teacher's tools,
+    each item a process of its own (one after the other, verify spent 0.35-0.7 s on an
+    exercise's 20-40 inputs, and 2.7 s on quantize's clause predicates, with a CPU idle). The
+    first failure in order raises; the items not started are not."""
+    if len(items) < 2:
+        return [work(item) for item in items]
+    with worker_pool(min(len(items), usable_cpus())) as pool:
+        return list(pool.map(work, items))

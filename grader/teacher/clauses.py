@@ -12,7 +12,6 @@ subprocess of their own, never in the grader's process.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -20,8 +19,9 @@ from dataclasses import dataclass
 
 from ..judging.errors import ExerciseError
 from ..judging.records import Case
-from ..model.material import TOOL_TIMEOUT_S, Material, at_once, generate_each
+from ..model.material import TOOL_TIMEOUT_S, Material, generate_each
 from ..model.spec import Clause, Exercise
+from ..sandbox import cpus
 from .checks import Check, Status
 
 # reads {"predicates": [...], "inputs": [...]} on stdin, prints {"holds": {predicate: [input
@@ -107,10 +107,12 @@ def never_generated(exercise: Exercise, teacher: Material) -> list[Clause]:
 def holds_of(teacher: Material, predicates: list[str], texts: Sequence[str]) -> dict[str, set[int]]:
     """The inputs each predicate holds of: the predicates shared among a process per CPU
     (each reads every input: a large one is what they take their time on)."""
-    shares = min(len(predicates), os.cpu_count() or 1)
+    shares = min(len(predicates), cpus.usable_cpus())
     found: dict[str, set[int]] = {}
     missing: list[str] = []
-    for lacks, part in at_once(lambda g: _run_one(teacher, g, texts), _dealt(predicates, shares)):
+    for lacks, part in cpus.at_once(
+        lambda g: _run_one(teacher, g, texts), _dealt(predicates, shares)
+    ):
         missing += lacks
         found.update(part)
     if missing:
