@@ -488,3 +488,13 @@ def test_the_teachers_tools_run_at_once_and_answer_in_order(
     assert generate_each(found, [(0, 2), (1, 2), (2, 5)]) == [b"0\n", b"2\n", b"10\n"]
     with pytest.raises(ExerciseError, match="seed 3 fails"):
         generate_each(found, [(2, 1), (3, 1), (5, 1)])
+
+
+def test_a_generated_input_is_the_same_on_windows(tmp_path: Path) -> None:
+    """Seen under Wine: generate.py's print() wrote "12\\r\\n" on Windows, so fuzzing, verify's
+    clause check and mutants tried other bytes than on Linux (a case file of the same input
+    reads without the "\\r"). A generator writing Windows line ends stands in for it."""
+    (tmp_path / "generate.py").write_text(
+        "import sys\nsys.stdout.buffer.write(b'3\\r\\n1 2 3\\r\\n')\n"
+    )
+    assert generate_each(Material(tmp_path), [(1, 1)]) == [b"3\n1 2 3\n"]

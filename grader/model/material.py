@@ -115,7 +115,9 @@ def generate(m: Material, seed: int, size: int) -> bytes:
     if done.returncode != 0:
         why = last_line(decode(done.stderr)) or f"exit code {done.returncode}"
         raise ExerciseError(m.generator, f"failed: {why}")
-    return done.stdout
+    # print() on Windows ends lines with "\r\n": the input is the one a case file of it would
+    # be on every machine (cases.py reads those without the "\r")
+    return done.stdout.replace(b"\r\n", b"\n")
 
 
 def _tool(argv: list[str], data: bytes) -> subprocess.CompletedProcess[bytes]:
