@@ -815,7 +815,9 @@ def test_a_double_fork_escapee_ends_with_the_run(box: Sandbox, tmp_path: Path) -
     escapee = int(result.stdout)
     try:
         if sys.platform == "darwin":  # the macOS shim: no subreaper there, the notice says so
-            assert not gone(escapee, within_s=0.1)
+            # (not whether it outlives the run: nothing promises that, and the tree watch, psutil's
+            # every 20 ms, may see it in the moment before its middle process ends and end it
+            # with the run; CI's 3.13 pass once found it gone where this test said it must live)
             assert "double fork" in (box.notice() or "")
         else:
             assert gone(escapee), "the escapee outlived its run"
