@@ -243,6 +243,12 @@ def _report(times: dict[str, list[Timed]], n: int, class_size: int) -> None:
         elif name.startswith("batch"):
             said = f"{runs / wall:6.0f} case-runs/s ({class_size} x {n})"
             said += "" if cpu is None else f", {cpu / runs * 1e3:.1f} ms CPU a case-run"
+            # sandboxed against unboxed, same checkout, same run: the class figure that does not
+            # move with the machine's speed of the day (issue 39)
+            unboxed = times.get("batch-off" + name.removeprefix("batch"))
+            if not name.startswith("batch-off") and unboxed:
+                off = statistics.median(t.wall_s for t in unboxed)
+                said += f", {off / wall:.2f}x --sandbox off's rate"
         else:
             said = f"{wall:6.2f} s   {wall / bare:5.2f}x the bare loop"
             said += "" if cpu is None else f", CPU {cpu:.2f} s"
