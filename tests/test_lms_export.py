@@ -370,6 +370,17 @@ def test_a_tab_in_a_cell_of_a_file_of_cr_lines_is_no_separator(tmp_path: Path) -
     assert read_pairs(pairs) == {"alice": "a,b"}
 
 
+def test_a_map_that_cannot_be_read_says_it_is_the_map(tmp_path: Path) -> None:
+    """The review's: read as the roster is, a map's errors lost the words that said which of
+    the command's files it was ("cannot read the map ...")."""
+    with pytest.raises(UsageError, match=r"^--map: cannot read .*absent\.csv"):
+        read_pairs(tmp_path / "absent.csv")
+    broken = tmp_path / "pairs.csv"
+    broken.write_text('submission,value\nalice,"a\n')
+    with pytest.raises(UsageError, match=r"^--map: .*pairs\.csv: a quote opened on line 2"):
+        read_pairs(broken)
+
+
 def test_a_short_record_is_filled_out_before_its_value(tmp_path: Path) -> None:
     """The review's: a spreadsheet drops a row's trailing empty cells, and a score for a field
     past such a row's end was dropped while the summary counted it filled; added per-case

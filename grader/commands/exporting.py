@@ -26,7 +26,10 @@ def read_pairs(path: Path) -> dict[str, str]:
     """``--map``: a CSV of two columns, the submission's name and the roster's value, after a
     header row; ``UsageError`` for a name given twice. Read as the roster is (``read_sheet``):
     the same spreadsheet saves both, in the same encoding and with the same separator."""
-    rows = [record.values for record in read_sheet(path).records]
+    try:
+        rows = [record.values for record in read_sheet(path).records]
+    except UsageError as exc:  # which of the command's three files: this one
+        raise UsageError(f"--map: {exc}") from None
     pairs: dict[str, str] = {}
     for number, row in enumerate(rows, start=1):
         if number == 1 or not any(row):
