@@ -23,6 +23,13 @@ INPUT, OUTPUT = ".in", ".out"  # a case is NAME.in + NAME.out
 _NO_META = CaseMeta()
 
 
+def lf_lines(data: bytes) -> bytes:
+    """An input as grade reads every input, wherever it came from: each "\\r\\n" a "\\n". A
+    checkout with core.autocrlf (Windows) writes case files so, and print() on Windows a
+    generator's output: the input, and so its verdict, is the same on every machine."""
+    return data.replace(b"\r\n", b"\n")
+
+
 def public_folder(exercise: Exercise) -> Path:
     """``cases/NAME/public/``: shipped to students, shown in full."""
     return exercise.cases_dir / PUBLIC
@@ -165,9 +172,7 @@ def _case(
     secret: bool,
 ) -> Case:
     try:
-        # A checkout with core.autocrlf (Windows) writes the case files with "\r\n": the case
-        # is the same on every machine, and so is its verdict (read_text turns "\r\n" too)
-        data = input_path.read_bytes().replace(b"\r\n", b"\n")
+        data = lf_lines(input_path.read_bytes())  # (read_text turns "\r\n" too)
         expected = output_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ExerciseError(output_path, f"cannot read: {exc}") from exc

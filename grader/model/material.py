@@ -22,6 +22,7 @@ from ..judging.errors import ExerciseError, InternalError
 from ..judging.printed import decode, last_line
 from ..judging.records import Verdict
 from ..sandbox.cpus import at_once
+from .cases import lf_lines
 from .spec import Exercise
 
 _EXPECT = re.compile(r"^expect:\s*(\w+)\s*$", re.MULTILINE)
@@ -115,9 +116,7 @@ def generate(m: Material, seed: int, size: int) -> bytes:
     if done.returncode != 0:
         why = last_line(decode(done.stderr)) or f"exit code {done.returncode}"
         raise ExerciseError(m.generator, f"failed: {why}")
-    # print() on Windows ends lines with "\r\n": the input is the one a case file of it would
-    # be on every machine (cases.py reads those without the "\r")
-    return done.stdout.replace(b"\r\n", b"\n")
+    return lf_lines(done.stdout)  # print() on Windows ends its lines with "\r\n"
 
 
 def _tool(argv: list[str], data: bytes) -> subprocess.CompletedProcess[bytes]:

@@ -111,17 +111,13 @@ def holds_of(teacher: Material, predicates: list[str], texts: Sequence[str]) -> 
     found: dict[str, set[int]] = {}
     missing: list[str] = []
     for lacks, part in cpus.at_once(
-        lambda g: _run_one(teacher, g, texts), _dealt(predicates, shares)
+        lambda g: _run_one(teacher, g, texts), [predicates[i::shares] for i in range(shares)]
     ):
         missing += lacks
         found.update(part)
     if missing:
         raise ExerciseError(teacher.validator, f"exports no predicate {min(missing)}")
     return found
-
-
-def _dealt(items: list[str], hands: int) -> list[list[str]]:
-    return [items[i::hands] for i in range(hands)] if hands > 1 else [items]
 
 
 def _run_one(

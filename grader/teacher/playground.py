@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from ..judging.errors import ExitCode, GraderError
 from ..judging.judge import RIGHT_ANYWAY
 from ..judging.records import Case, CaseOutcome, Comparison, Verdict
+from ..model.cases import lf_lines
 from ..model.material import Material, material, validate
 from ..render.escape import safe
 from ..running.grading import run_case
@@ -68,7 +69,7 @@ def _same_input(one: bytes, other: bytes) -> bool:
     """The same input as a case's, whatever the line ends and the final newline of its file."""
 
     def norm(data: bytes) -> bytes:
-        return data.replace(b"\r\n", b"\n").rstrip(b"\n")
+        return lf_lines(data).rstrip(b"\n")
 
     return norm(one) == norm(other)
 
